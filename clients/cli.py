@@ -20,6 +20,7 @@ fake-llm.) It uses the Python client and the generated code only.
     agentd budgets create|list|update|delete  |  agentd usage [--by agent,day]  |  agentd stats
     agentd webhooks create|list|get|update|delete|rotate-secret|dead-letters|redeliver
     agentd replay TASK_ID [--agent ID@VERSION] [--tools recorded|read-only] [--wait]
+    agentd eval run --dataset FILE --agent ID@VERSION [--baseline RUN]  |  eval show|list
 
 The server is $AGENTD_ADDRESS (else 127.0.0.1:50051) and the credential
 $AGENTD_API_KEY, unless --address and --api-key say otherwise; these and --json and
@@ -48,6 +49,7 @@ from clients import (
     audit_cli,
     budgets_cli,
     conversations_cli,
+    evals_cli,
     inbox_cli,
     knowledge_cli,
     options,
@@ -131,6 +133,7 @@ _COMMANDS: dict[str, Callable[[AgentClient, argparse.Namespace], Awaitable[int]]
     "stats": usage_cli.run_stats,
     "webhooks": webhooks_cli.run_webhooks,
     "replay": replays_cli.run_replay,
+    "eval": evals_cli.run_eval,
 }
 
 
@@ -169,6 +172,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, Any]:
     usage_cli.add_parsers(sub)
     webhooks_cli.add_parsers(sub)
     replays_cli.add_parsers(sub)
+    evals_cli.add_parsers(sub)
     health = sub.add_parser("health", help="check the server's health")
     health.add_argument("--service", default="")
     return parser, sub

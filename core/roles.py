@@ -39,6 +39,8 @@ class Action(Enum):
     READ_USAGE = "reading usage and statistics"
     MANAGE_WEBHOOKS = "managing webhooks"
     READ_ACTION_HISTORY = "reading the inbox's history"
+    MANAGE_EVALS = "managing datasets and running evaluations"
+    READ_EVALS = "reading datasets and evaluation runs"
 
     @property
     def words(self) -> str:
@@ -124,6 +126,9 @@ DEFAULT_ROLES = RoleTable.of(
         Action.MANAGE_WEBHOOKS: _ADMINS,
         # the approvers, then the auditors (each role once)
         Action.READ_ACTION_HISTORY: ("approver", "admin", "auditor"),
+        Action.MANAGE_EVALS: ("operator", "admin"),
+        # the eval admins, then the auditors (each role once)
+        Action.READ_EVALS: ("operator", "admin", "auditor"),
     }
 )
 """The table the default settings give (`server.wiring.role_table.role_table`)."""

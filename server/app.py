@@ -44,9 +44,9 @@ from server.wiring.knowledge import open_memory
 from server.wiring.models import Spending, build_models, build_spending, model_factory
 from server.wiring.providers import configure_secrets
 from server.wiring.services import SERVICE_NAME as SERVICE_NAME
-from server.wiring.services import Webhooks, add_services, grpc_server, report_serving
-from server.wiring.startup import after_serving, start_metrics, unless_stopped
-from server.wiring.stores import seal_at_start, start_retention, store_settings
+from server.wiring.services import Evals, Webhooks, add_services, grpc_server, report_serving
+from server.wiring.startup import serving_jobs, start_metrics, unless_stopped
+from server.wiring.stores import seal_at_start, store_settings
 from stores.build import DurableStores, LiveStores, StoreSettings, build_live, open_durable
 from stores.redis_options import shown
 from stores.tasks.base import TaskStore
@@ -101,7 +101,7 @@ class AgentdServer:
         models = models or build_models(settings)
         stores = (tasks, durable, live, agents, conversations, encodings)
         spending = build_spending(settings, durable, live, models)
-        engine, memory, webhooks = await _engine(
+        engine, memory, webhooks, evals = await _engine(
             settings, models, registry, *stores, background, spending
         )
         server, draining, audit = grpc_server(settings, authenticator, where, live, durable)
@@ -118,11 +118,10 @@ class AgentdServer:
             memory,
             spending,
             webhooks.service,
+            evals.service,
         )
         port = await _start_serving(server, settings, health, a2a, authenticator)
-        background.append(webhooks.start(engine.replica, durable.rpcs))
-        background.append(asyncio.create_task(after_serving(encodings, models)))
-        background += start_retention(settings, durable.database)
+        background += serving_jobs(settings, engine, durable, webhooks, evals, encodings, models)
         return cls(
             server,
             health,
@@ -181,10 +180,10 @@ async def _engine(
     encodings: Encodings,
     background: list[asyncio.Task[None]],
     spending: Spending,
-) -> tuple[Engine, MemoryFeature, Webhooks]:
+) -> tuple[Engine, MemoryFeature, Webhooks, Evals]:
     """The engine, with long-term memory, the server's guardrails (whose clients are
-    held open by a background job, closed when the server stops its jobs), its meter, and
-    the webhooks, whose outbox it tells of status changes."""
+    held open by a background job, closed when the server stops its jobs), its meter, the
+    webhooks, whose outbox it tells of status changes, and the evaluation runs over it."""
     webhooks = Webhooks.build(settings, durable, tasks)
     memory = await open_memory(settings, durable, registry, models=models)
     guardrails = ServerGuardrails(settings, models, model_factory(models))
@@ -205,7 +204,7 @@ async def _engine(
         meter=spending.meter,
         notices=[webhooks.writer],
     )
-    return engine, memory, webhooks
+    return engine, memory, webhooks, Evals.build(settings, engine, durable, live, agents, models)
 
 
 async def _tools(

@@ -37,5 +37,10 @@ def role_table(settings: Settings) -> RoleTable:
             Action.MANAGE_WEBHOOKS: settings.webhook_admin_roles,
             # whoever decides on waits may read what became of them, and so may auditors
             Action.READ_ACTION_HISTORY: tuple(dict.fromkeys((*approvers, *settings.auditor_roles))),
+            Action.MANAGE_EVALS: settings.eval_admin_roles,
+            # whoever runs evaluations may read them, and so may auditors
+            Action.READ_EVALS: tuple(
+                dict.fromkeys((*settings.eval_admin_roles, *settings.auditor_roles))
+            ),
         }
     )

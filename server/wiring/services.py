@@ -1,7 +1,8 @@
-"""What the gRPC server serves (AgentService, MemoryService, A2A when on, health,
-reflection), the interceptors every call passes through, outermost first, health
-reported SERVING once it serves, and the webhooks' place in it (the outbox writer the
-engine tells, the service the RPCs call, the deliverer every replica runs)."""
+"""What the gRPC server serves (AgentService, MemoryService, EvalService, A2A when on,
+health, reflection), the interceptors every call passes through, outermost first, health
+reported SERVING once it serves, the webhooks' place in it (the outbox writer the
+engine tells, the service the RPCs call, the deliverer every replica runs) and the
+evaluation runs' (the service the RPCs call, the runner whose job holds the runs)."""
 
 from __future__ import annotations
 
@@ -16,10 +17,13 @@ from grpc_health.v1._async import HealthServicer
 from agent.conversations.service import Conversations
 from agent.definitions.catalog import Agents
 from agent.engine import Engine
+from agent.evals.judge import JudgeModels
 from agent.feed import TaskFeed
+from agent.llm.base import Model
+from agent.llm.roles import ModelRoles
 from agent.running.artifacts import TaskArtifacts
 from agent.scheduling.inbox import Inbox
-from agentd.v1 import agent_service_pb2, memory_pb2, memory_pb2_grpc
+from agentd.v1 import agent_service_pb2, evals_pb2, evals_pb2_grpc, memory_pb2, memory_pb2_grpc
 from audit.service import AuditLogs
 from auth.authenticator import Authenticator
 from auth.throttle import FailureThrottle
@@ -37,9 +41,12 @@ from server.interceptors.draining import DrainingInterceptor
 from server.interceptors.metrics import MetricsInterceptor
 from server.interceptors.rate_limit import RateLimitInterceptor
 from server.interceptors.tracing import TracingInterceptor
+from server.rpcs.evals.servicer import EvalServicer
 from server.rpcs.memories import MemoryServicer
 from server.servicer import agent_servicer
 from server.services.action_history import ActionHistory
+from server.services.eval_runner import EvalRunner, Replayer
+from server.services.evals import EvalService
 from server.services.memory import MemoryFeature
 from server.services.tasks import TaskService
 from server.services.traces import TraceService
@@ -50,12 +57,13 @@ from server.settings import Settings
 from server.wiring.a2a import A2A, a2a_if_on
 from server.wiring.builders import server_options
 from server.wiring.generic_handlers import GenericOnly
-from server.wiring.models import Spending, usage_service
+from server.wiring.models import Spending, model_factory, usage_service
 from server.wiring.role_table import role_table
 from server.wiring.stores import rate_limiters
 from stores.api_keys.base import KeyStore
 from stores.audit.base import RpcAuditSink
 from stores.build import DurableStores, LiveStores, StoreSettings, build_traces
+from stores.evals.sql import SqlEvalStore
 from stores.tasks.base import TaskStore
 from tools.grant_admin import GrantAdmin
 from tools.permissions import GrantPolicy
@@ -63,6 +71,7 @@ from tools.registry import ToolRegistry
 
 SERVICE_NAME = agent_service_pb2.DESCRIPTOR.services_by_name["AgentService"].full_name
 MEMORY_SERVICE = memory_pb2.DESCRIPTOR.services_by_name["MemoryService"].full_name
+EVAL_SERVICE = evals_pb2.DESCRIPTOR.services_by_name["EvalService"].full_name
 
 
 def interceptor_chain(
@@ -129,9 +138,10 @@ def add_services(
     memory: MemoryFeature,
     spending: Spending,
     webhooks: WebhookService,
+    evals: EvalService,
 ) -> tuple[HealthServicer, A2A | None]:
-    """Register AgentService, MemoryService (and A2A when on), health and reflection on
-    `server`, each served through its generic handler (`generic_handlers`)."""
+    """Register AgentService, MemoryService, EvalService (and A2A when on), health and
+    reflection on `server`, each served through its generic handler (`generic_handlers`)."""
     server = GenericOnly(server)
     traces = TraceService(build_traces(durable.database), role_table(settings))
     service = TaskService(
@@ -167,10 +177,12 @@ def add_services(
     ).register(server)
     memories = MemoryServicer(memory, traces)
     memory_pb2_grpc.add_MemoryServiceServicer_to_server(memories, server)
+    evals_pb2_grpc.add_EvalServiceServicer_to_server(EvalServicer(evals), server)
     health = HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
     names = [
         SERVICE_NAME,
+        EVAL_SERVICE,
         MEMORY_SERVICE,
         health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
     ]
@@ -195,10 +207,10 @@ async def report_serving(
     a2a: A2A | None,
     authenticator: Authenticator | None,
 ) -> None:
-    """Health SERVING for the server and `services`, and for A2A once its HTTP address
-    (if any) is up."""
+    """Health SERVING for the server, `services` and EvalService (served by every
+    server), and for A2A once its HTTP address (if any) is up."""
     await health.set("", health_pb2.HealthCheckResponse.SERVING)
-    for name in services:
+    for name in (*services, EVAL_SERVICE):
         await health.set(name, health_pb2.HealthCheckResponse.SERVING)
     if a2a is not None:
         await a2a.start(port, health, authenticator)
@@ -260,3 +272,64 @@ class Webhooks:
         )
         self.writer.wrote = self.deliverer.nudge  # an event written here: claimed at once
         return asyncio.create_task(self.deliverer.run(), name="agentd-webhooks")
+
+
+def judge_models(models: ModelRoles | None) -> JudgeModels:
+    """The judge's model by name: the critic role's for "", else a sibling of the server's
+    model (ValueError when no model is configured, or none can be made by name)."""
+    make = model_factory(models)
+
+    def chosen(name: str) -> Model:
+        if models is None:
+            raise ValueError("no language model is configured")
+        if not name:
+            return models.for_role("critic")
+        if make is None:
+            raise ValueError(f"no model {name!r} can be made on this server")
+        return make(name, 0.0, None)
+
+    return chosen
+
+
+@dataclass
+class Evals:
+    """Evaluation runs on one server: the service the RPCs call, the runner of its runs."""
+
+    service: EvalService
+    runner: EvalRunner
+
+    @classmethod
+    def build(
+        cls,
+        settings: Settings,
+        engine: Engine,
+        durable: DurableStores,
+        live: LiveStores,
+        agents: Agents,
+        models: ModelRoles | None,
+        replayer: Replayer | None = None,
+    ) -> Evals:
+        """The store on the durable database; replayed cases fail without a `replayer`."""
+        store = SqlEvalStore(durable.database)
+        runner = EvalRunner(
+            engine,
+            store,
+            judge_models(models),
+            replayer,
+            case_timeout_seconds=settings.task_timeout_seconds + 30.0,
+        )
+        service = EvalService(
+            store,
+            runner,
+            engine,
+            agents,
+            role_table(settings),
+            live.idempotency,
+            replica=engine.replica,
+        )
+        return cls(service, runner)
+
+    def start(self) -> asyncio.Task[None]:
+        """The job holding this process's runs (cancelled when the server stops: its runs
+        are then marked FAILED)."""
+        return asyncio.create_task(self.runner.held(), name="agentd-evals")

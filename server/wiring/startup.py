@@ -1,6 +1,7 @@
 """The metrics endpoint the server starts first, what it leaves until it answers SERVING
-(docs/deploy.md, "Start-up: what loads when"), and a start cut short by SIGTERM. What
-can stop a start (an address it cannot listen on, say) is `server.listening`'s."""
+(docs/deploy.md, "Start-up: what loads when"), the jobs that start once it serves, and a
+start cut short by SIGTERM. What can stop a start (an address it cannot listen on, say)
+is `server.listening`'s."""
 
 from __future__ import annotations
 
@@ -9,11 +10,16 @@ from collections.abc import Coroutine
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from agent.engine import Engine
 from agent.llm.deferred import preload
 from agent.llm.roles import ModelRoles
 from agent.llm.window.encodings import Encodings, encoding_for_model
 from core.metrics import REGISTRY
 from server.listening import StartupError, reason
+from server.settings import Settings
+from server.wiring.services import Evals, Webhooks
+from server.wiring.stores import start_retention
+from stores.build import DurableStores
 
 T = TypeVar("T")
 
@@ -73,3 +79,22 @@ async def unless_stopped(start: Coroutine[Any, Any, T], stop: asyncio.Event) -> 
     starting.cancel()
     await asyncio.gather(starting, return_exceptions=True)
     return None
+
+
+def serving_jobs(
+    settings: Settings,
+    engine: Engine,
+    durable: DurableStores,
+    webhooks: Webhooks,
+    evals: Evals,
+    encodings: Encodings,
+    models: ModelRoles | None,
+) -> list[asyncio.Task[None]]:
+    """The jobs that start once the server serves: webhook delivery, the evaluation runs'
+    holder, what waits for serving (`after_serving`) and the retention sweeps."""
+    return [
+        webhooks.start(engine.replica, durable.rpcs),
+        evals.start(),
+        asyncio.create_task(after_serving(encodings, models)),
+        *start_retention(settings, durable.database),
+    ]

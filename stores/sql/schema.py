@@ -22,6 +22,9 @@ from sqlalchemy import (
     false,
 )
 
+from stores.evals.tables import eval_datasets as eval_datasets
+from stores.evals.tables import eval_results as eval_results
+from stores.evals.tables import eval_runs as eval_runs
 from stores.sql.inbox_tables import action_history as action_history
 from stores.sql.metadata import metadata as metadata
 from stores.traces import tables as traces  # noqa: F401 - their three tables, on `metadata`

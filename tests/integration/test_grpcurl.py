@@ -39,6 +39,7 @@ def test_list_shows_every_service(served: ServerProcess) -> None:
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == [
         "agentd.v1.AgentService",
+        "agentd.v1.EvalService",
         "agentd.v1.MemoryService",
         "grpc.health.v1.Health",
         "grpc.reflection.v1.ServerReflection",

@@ -35,6 +35,7 @@ from agentd_client.audit import AuditMethods
 from agentd_client.conversations import ConversationMethods
 from agentd_client.environment import DEFAULT_TARGET as DEFAULT_TARGET  # re-exported
 from agentd_client.environment import call_metadata, default_target
+from agentd_client.evals.methods import EvalMethods
 from agentd_client.grants import GrantMethods
 from agentd_client.inbox import InboxMethods
 from agentd_client.knowledge import KnowledgeMethods
@@ -65,6 +66,7 @@ class AgentClient(
     WebhookMethods,
     ReplayMethods,
     TraceMethods,
+    EvalMethods,
 ):
     """An async client over one channel. Use as an async context manager, or call `close()`.
 

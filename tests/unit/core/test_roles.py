@@ -30,6 +30,8 @@ def test_the_table_of_the_default_settings_maps_every_action() -> None:
     assert table.roles(Action.READ_AUDIT_LOG) == ("auditor", "admin")
     assert table.roles(Action.ACT_FOR_END_USERS) == ("gateway",)
     assert table.roles(Action.READ_ACTION_HISTORY) == ("approver", "admin", "auditor")
+    assert table.roles(Action.MANAGE_EVALS) == ("operator", "admin")
+    assert table.roles(Action.READ_EVALS) == ("operator", "admin", "auditor")
 
 
 def test_each_setting_gives_the_roles_of_its_actions() -> None:
@@ -44,6 +46,7 @@ def test_each_setting_gives_the_roles_of_its_actions() -> None:
         gateway_roles="front",
         budget_admin_roles="treasurer",
         webhook_admin_roles="hooker",
+        eval_admin_roles="evaluator",
     )
     table = role_table(settings)
     expected = {
@@ -65,6 +68,8 @@ def test_each_setting_gives_the_roles_of_its_actions() -> None:
         Action.READ_USAGE: ("clerk",),
         Action.MANAGE_WEBHOOKS: ("hooker",),
         Action.READ_ACTION_HISTORY: ("boss", "clerk"),
+        Action.MANAGE_EVALS: ("evaluator",),
+        Action.READ_EVALS: ("evaluator", "clerk"),
     }
     assert dict(table.items()) == expected
     # the engine (ApproveToolCall, ProvideInput, ResumeTask) gets the same table

@@ -20,6 +20,7 @@ from agentd_client.requests import AuditKind, Decision, to_struct
 from agentd_client.status_details import from_rpc_error
 from agentd_client.sync.agents import SyncAgentMethods
 from agentd_client.sync.conversations import SyncConversationMethods
+from agentd_client.sync.evals import SyncEvalMethods
 from agentd_client.sync.grants import SyncGrantMethods
 from agentd_client.sync.inbox import SyncInboxMethods
 from agentd_client.sync.knowledge import SyncKnowledgeMethods
@@ -35,6 +36,7 @@ class AgentClient(
     SyncInboxMethods,
     SyncReplayMethods,
     SyncTraceMethods,
+    SyncEvalMethods,
 ):
     """A blocking client over one channel (safe to share between threads). Use as a
     context manager, or call `close()`. Its arguments are the async client's: `target`

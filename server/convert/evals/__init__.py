@@ -1,0 +1,2 @@
+"""Evaluation protos <-> records: cases, graders and datasets (`cases`); runs, their
+results and RunEval's request (`runs`)."""

@@ -1,0 +1,2 @@
+"""EvalService's handlers: datasets (`datasets`), evaluation runs (`runs`), and the
+servicer over both (`servicer`)."""

@@ -1,0 +1,1 @@
+"""Datasets and evaluation runs (`stores.evals.base`): in memory, or SQL."""
