@@ -22,6 +22,7 @@ from sqlalchemy import (
     false,
 )
 
+from stores.agents.tables import agent_promotions as agent_promotions
 from stores.sql.inbox_tables import action_history as action_history
 from stores.sql.metadata import metadata as metadata
 from stores.webhooks.tables import webhook_deliveries as webhook_deliveries
