@@ -54,6 +54,7 @@ from tools.permissions import GrantPolicy
 from tools.registry import ToolRegistry
 
 if TYPE_CHECKING:
+    from agent.definitions.promotion import PassedEvalRuns
     from tools.toolsets.manager import Toolsets
 
 log = structlog.get_logger(__name__)
@@ -87,6 +88,7 @@ class AgentdServer:
         registry: ToolRegistry | None = None,
         tasks: TaskStore | None = None,
         models: ModelRoles | None = None,
+        passed_runs: PassedEvalRuns | None = None,
     ) -> AgentdServer:
         configure_secrets(settings)
         where = store_settings(settings)
@@ -94,16 +96,14 @@ class AgentdServer:
         authenticator = build_authenticator(settings, durable.api_keys)
         registry, background = await _tools(settings, registry, live, durable)
         toolsets = await start_toolsets(settings, registry, background)
-        agents = start_agents(settings, durable.agents, background)
+        agents = start_agents(settings, durable.agents, background, passed_runs)
         tasks = tasks if tasks is not None else live.tasks
         conversations = build_conversations(settings, durable, live, tasks)
         encodings = Encodings(settings.tokenizer_dir)
         models = models or build_models(settings)
-        stores = (tasks, durable, live, agents, conversations, encodings)
         spending = build_spending(settings, durable, live, models)
-        engine, memory, webhooks = await _engine(
-            settings, models, registry, *stores, background, spending
-        )
+        stores = (tasks, durable, live, agents, conversations, encodings, background, spending)
+        engine, memory, webhooks = await _engine(settings, models, registry, *stores)
         server, draining, audit = grpc_server(settings, authenticator, where, live, durable)
         health, a2a = add_services(
             server,
