@@ -78,8 +78,10 @@ RUNS = KeptEvalRuns(
 
 
 @asynccontextmanager
-async def served(tmp_path: Path, gate: bool) -> AsyncIterator[tuple[Running, AgentClient]]:
-    async with FakeOpenAIServer(REPLIES) as llm:
+async def served(
+    tmp_path: Path, gate: bool, replies: list[dict[str, Any]] = REPLIES
+) -> AsyncIterator[tuple[Running, AgentClient]]:
+    async with FakeOpenAIServer(replies) as llm:
         config = settings_in(
             tmp_path,
             **QUIET,
@@ -212,3 +214,29 @@ async def test_the_sync_client_promotes_and_is_refused_as_the_async_one(tmp_path
 
         assert await asyncio.to_thread(promote_both) == ("PROMOTION_REFUSED", 2)
         assert await shown(client) == (2, 2)
+
+
+async def test_a_delegation_by_id_runs_the_version_the_id_serves(tmp_path: Path) -> None:
+    delegate = {"name": "agent_support", "arguments": {"task": "Which version are you?"}}
+    replies = [
+        {"match": "You lead.", "tool_calls": [delegate]},
+        {"match": "You lead.", "text": "lead done"},
+        {"match": "You lead.", "tool_calls": [delegate]},
+        {"match": "You lead.", "text": "lead done again"},
+        *REPLIES,
+    ]
+    async with served(tmp_path, gate=True, replies=replies) as (_, client):
+        await three_versions(client)
+        lead = agents_pb2.Agent(id="lead", instructions="You lead.", delegates=["support"])
+        await client.create_agent(lead)
+
+        async def child_of_a_lead_task() -> tuple[str, str]:
+            events = [e async for e in client.execute("Ask support.", agent="lead", mode=FC)]
+            task = await client.get_task(events[0].task_id)
+            (child,) = task.children
+            answer = (await client.get_task(child.task_id)).final_answer
+            return child.agent, answer
+
+        assert await child_of_a_lead_task() == ("support@1", "answer of v1")
+        await client.promote_agent_version("support", 2, eval_run_id="run-v2")
+        assert await child_of_a_lead_task() == ("support@2", "answer of v2")
