@@ -218,7 +218,7 @@ async def test_the_sync_client_promotes_and_is_refused_as_the_async_one(tmp_path
 
 async def test_a_delegation_by_id_runs_the_version_the_id_serves(tmp_path: Path) -> None:
     delegate = {"name": "agent_support", "arguments": {"task": "Which version are you?"}}
-    replies = [
+    replies: list[dict[str, Any]] = [
         {"match": "You lead.", "tool_calls": [delegate]},
         {"match": "You lead.", "text": "lead done"},
         {"match": "You lead.", "tool_calls": [delegate]},
