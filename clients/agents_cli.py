@@ -1,9 +1,11 @@
-"""`agentd agents list|show|create|update|delete`: your tenant's agents.
+"""`agentd agents list|show|create|update|delete|promote`: your tenant's agents.
 
 `create` and `update` read an agent file, the YAML the server loads from
 AGENTD_AGENTS_DIR (`-` reads it from stdin); `show` prints an agent as such a file, so
 `agentd agents show support > support.yaml`, an edit, and `agentd agents update
-support.yaml` make its next version. Changes need an admin role.
+support.yaml` make its next version. `promote support@2 [--eval-run RUN]` makes version
+2 the one the bare id serves (with the server's promotion gate on, once an evaluation
+run of it passed its gate). Changes need an admin role.
 """
 
 from __future__ import annotations
@@ -36,6 +38,14 @@ def add_parsers(sub: Any) -> None:
         change.add_argument("file", help="an agent file (YAML, as in AGENTD_AGENTS_DIR); - stdin")
     delete = verbs.add_parser("delete", help="delete an agent (its versions stay readable)")
     delete.add_argument("agent_id")
+    promote = verbs.add_parser("promote", help="make a version the one the bare id serves")
+    promote.add_argument("agent", help="id@version")
+    promote.add_argument(
+        "--eval-run",
+        default="",
+        metavar="RUN_ID",
+        help="the evaluation run of that version that passed its gate (default: the latest)",
+    )
 
 
 def read_agent_file(name: str) -> agents_pb2.Agent:
@@ -86,6 +96,14 @@ def _line(agent: agents_pb2.Agent) -> str:
     return f"{agent.id:<24} v{agent.version:<4} {agent.source or 'api':<5} {summary}".rstrip()
 
 
+def _versioned(reference: str) -> tuple[str, int]:
+    """`id@version` -> (id, version); OptionError for anything else."""
+    agent_id, _, version = reference.partition("@")
+    if not agent_id or not version.isdigit() or not 0 < int(version) < 2**31:
+        raise OptionError(f"{reference!r}: name the version to promote, as id@version")
+    return agent_id, int(version)
+
+
 async def run_agents(client: AgentClient, args: argparse.Namespace) -> int:
     if args.verb == "list":
         agents = await client.list_agents()
@@ -101,6 +119,10 @@ async def run_agents(client: AgentClient, args: argparse.Namespace) -> int:
         change = client.create_agent if args.verb == "create" else client.update_agent
         agent = await change(definition)
         print(as_json(agent) if args.json else f"{args.verb}d {agent.id} version {agent.version}")
+    elif args.verb == "promote":
+        agent_id, version = _versioned(args.agent)
+        agent = await client.promote_agent_version(agent_id, version, eval_run_id=args.eval_run)
+        print(as_json(agent) if args.json else f"promoted {agent.id} version {agent.version}")
     else:
         await client.delete_agent(args.agent_id)
         if not args.json:

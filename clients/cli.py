@@ -10,7 +10,7 @@ fake-llm.) It uses the Python client and the generated code only.
     agentd tasks [--status running] [--agent ID] [--conversation ID] [--all] [--children]
     agentd task TASK_ID | cancel TASK_ID
     agentd plan "..."  |  agentd input TASK_ID REQUEST_ID TEXT
-    agentd agents list|show|create|update|delete
+    agentd agents list|show|create|update|delete|promote
     agentd conversations create|list|show|delete
     agentd kb create|list|delete|add|docs|rm-doc|search  |  agentd memory list|search|forget [--yes]
     agentd artifact list TASK_ID | artifact get TASK_ID NAME [--version N]

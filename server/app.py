@@ -28,6 +28,7 @@ from server import heap, logs
 from server.interceptors.audit import AuditInterceptor
 from server.interceptors.draining import DrainingInterceptor
 from server.listening import StartupError, unbindable
+from server.services.eval_promotion import StoredEvalRuns
 from server.services.memory import MemoryFeature
 from server.settings import Settings
 from server.wiring.a2a import A2A
@@ -48,12 +49,14 @@ from server.wiring.services import Evals, Webhooks, add_services, grpc_server, r
 from server.wiring.startup import serving_jobs, start_metrics, unless_stopped
 from server.wiring.stores import seal_at_start, store_settings
 from stores.build import DurableStores, LiveStores, StoreSettings, build_live, open_durable
+from stores.evals.sql import SqlEvalStore
 from stores.redis_options import shown
 from stores.tasks.base import TaskStore
 from tools.permissions import GrantPolicy
 from tools.registry import ToolRegistry
 
 if TYPE_CHECKING:
+    from agent.definitions.promotion import PassedEvalRuns
     from tools.toolsets.manager import Toolsets
 
 log = structlog.get_logger(__name__)
@@ -87,6 +90,7 @@ class AgentdServer:
         registry: ToolRegistry | None = None,
         tasks: TaskStore | None = None,
         models: ModelRoles | None = None,
+        passed_runs: PassedEvalRuns | None = None,
     ) -> AgentdServer:
         configure_secrets(settings)
         where = store_settings(settings)
@@ -94,16 +98,15 @@ class AgentdServer:
         authenticator = build_authenticator(settings, durable.api_keys)
         registry, background = await _tools(settings, registry, live, durable)
         toolsets = await start_toolsets(settings, registry, background)
-        agents = start_agents(settings, durable.agents, background)
+        runs = passed_runs or StoredEvalRuns(SqlEvalStore(durable.database))
+        agents = start_agents(settings, durable.agents, background, runs)
         tasks = tasks if tasks is not None else live.tasks
         conversations = build_conversations(settings, durable, live, tasks)
         encodings = Encodings(settings.tokenizer_dir)
         models = models or build_models(settings)
-        stores = (tasks, durable, live, agents, conversations, encodings)
         spending = build_spending(settings, durable, live, models)
-        engine, memory, webhooks, evals = await _engine(
-            settings, models, registry, *stores, background, spending
-        )
+        stores = (tasks, durable, live, agents, conversations, encodings, background, spending)
+        engine, memory, webhooks, evals = await _engine(settings, models, registry, *stores)
         server, draining, audit = grpc_server(settings, authenticator, where, live, durable)
         health, a2a = add_services(
             server,

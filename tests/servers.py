@@ -17,6 +17,7 @@ from typing import Any
 
 import grpc
 
+from agent.definitions.promotion import PassedEvalRuns
 from agentd.v1 import agent_service_pb2_grpc as pb_grpc
 from agentd_client.client import AgentClient
 from server.app import AgentdServer
@@ -78,9 +79,12 @@ async def running_server(
     *,
     registry: ToolRegistry | None = None,
     tasks: TaskStore | None = None,
+    passed_runs: PassedEvalRuns | None = None,
 ) -> AsyncIterator[Running]:
     """Start agentd in this process; close its clients and shut it down (no grace) after."""
-    server = await AgentdServer.start(settings, registry=registry, tasks=tasks)
+    server = await AgentdServer.start(
+        settings, registry=registry, tasks=tasks, passed_runs=passed_runs
+    )
     running = Running(server, grpc.aio.insecure_channel(f"127.0.0.1:{server.port}"))
     try:
         yield running

@@ -12,6 +12,9 @@ from collections.abc import Collection
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
+import structlog
+
+from agent.definitions.promotion import NoEvalRuns, PassedEvalRuns
 from agent.guardrails import declarations as guardrails
 from agent.teams.graph import find_cycle, show
 from core.errors import (
@@ -25,6 +28,8 @@ from core.roles import DEFAULT_ROLES, Action, RoleTable
 from records.agents.definition import AgentDefinition, AgentInvalidError, AgentVersion, parse_agent
 from records.paging import KeyCursor, Page
 from stores.agents.base import AgentStore
+
+log = structlog.get_logger(__name__)
 
 MAX_AGENTS_PER_TENANT = 1_000
 """Agents (not deleted) one tenant may have by RPC, by default (AGENTD_MAX_AGENTS_PER_TENANT)."""
@@ -55,8 +60,13 @@ class Agents:
         max_per_tenant: int = MAX_AGENTS_PER_TENANT,
         models: Collection[str] = (),
         credentials: Collection[str] = (),
+        promotion_gate: bool = False,
+        passed_runs: PassedEvalRuns | None = None,
     ) -> None:
         self._store = store
+        self._gate = promotion_gate
+        """AGENTD_PROMOTION_GATE: the bare id serves the promoted version, not the latest."""
+        self._passed = passed_runs or NoEvalRuns()
         self._models = tuple(models)
         """The models agents may name (AGENTD_AGENT_MODELS); empty: any."""
         self._credentials = frozenset(credentials)
@@ -70,10 +80,11 @@ class Agents:
     async def find(
         self, tenant: str, agent_id: str, version: int | None = None
     ) -> AgentVersion | None:
-        """An agent the tenant may use: its own (any version kept), else a file's (its
-        current version only)."""
+        """An agent the tenant may use: its own (any version kept; with no version, the
+        latest, or under the promotion gate the promoted one), else a file's (its current
+        version only)."""
         if self._store is not None:
-            own = await self._store.get(tenant, agent_id, version)
+            own = await self._store.get(tenant, agent_id, version, promoted=self._gate)
             if own is not None:
                 return own
             if await self._store.get(tenant, agent_id, 1) is not None:
@@ -93,7 +104,7 @@ class Agents:
         own_ids: set[str] | None = None
         if self._store is not None and (after is None or after.group <= 0):
             own_after = after if after is not None and after.group == 0 else None
-            own = await self._store.list(tenant, size=size, after=own_after)
+            own = await self._store.list(tenant, size=size, after=own_after, promoted=self._gate)
             if own.next is not None:
                 return own
             keyed = [(KeyCursor(0, v.agent.agent_id), v) for v in own.items]
@@ -156,6 +167,32 @@ class Agents:
         if cycle is not None:
             problem = f"delegation cycle {show(cycle)} (agents may not delegate in a circle)"
             raise InvalidArgumentError([FieldViolation("agent.delegates", problem)])
+
+    async def promote(
+        self, caller: Principal, agent_id: str, version: int, eval_run_id: str = ""
+    ) -> AgentVersion:
+        """Make `version` the one the bare id serves (logged with the evaluation run that
+        allowed it). AgentNotFoundError for a version the tenant's living agent does not
+        have; under the gate, PromotionRefusedError without a run of it that passed (the
+        one named, or the latest); with the gate off no run is asked for."""
+        self._require_admin(caller)
+        store = self._writable()
+        allowed_by = ""
+        if self._gate:
+            live = await store.get(caller.tenant, agent_id)
+            if live is None or await store.get(caller.tenant, agent_id, version) is None:
+                raise AgentNotFoundError(f"{agent_id}@{version}")
+            allowed_by = await self._passed.passed(caller.tenant, agent_id, version, eval_run_id)
+        promoted = await store.promote(caller.tenant, agent_id, version, caller.id)
+        log.info(
+            "agent version promoted",
+            tenant=caller.tenant,
+            agent=f"{agent_id}@{version}",
+            by=caller.id,
+            eval_run_id=allowed_by,
+            gate=self._gate,
+        )
+        return promoted
 
     async def delete(self, caller: Principal, agent_id: str) -> None:
         self._require_admin(caller)

@@ -162,6 +162,9 @@ class AgentVersion:
     created_at: datetime
     created_by: str
     source: Literal["file", "api"] = "api"
+    promoted: int = 0
+    """The agent's promoted version (PromoteAgentVersion), whichever version this is; 0
+    while none is (and for a deleted agent and a file agent)."""
 
 
 def split_reference(reference: str) -> tuple[str, int | None]:

@@ -164,6 +164,7 @@ def agent_to_proto(stored: AgentVersion) -> agents_pb2.Agent:
         metadata=dict(agent.metadata),
         created_by=stored.created_by,
         source=stored.source,
+        promoted_version=stored.promoted,
         ask_user=agent.ask_user,
         step_policy=agent.step_policy or "",
         delegates=list(agent.delegates),

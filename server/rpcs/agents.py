@@ -8,6 +8,7 @@ from typing import ClassVar
 from agent.definitions.catalog import Agents
 from agent.definitions.selection import lookup
 from agentd.v1 import agents_pb2
+from core.errors import FieldViolation, InvalidArgumentError
 from core.identity import CallContext
 from server.calls import unary
 from server.convert import agents as convert_agents
@@ -22,6 +23,7 @@ class AgentRpcs:
         "GetAgent",
         "ListAgents",
         "DeleteAgent",
+        "PromoteAgentVersion",
     )
 
     def __init__(self, agents: Agents) -> None:
@@ -66,3 +68,16 @@ class AgentRpcs:
     ) -> agents_pb2.DeleteAgentResponse:
         await self._agents.delete(call.principal, required_id(request.id, "id"))
         return agents_pb2.DeleteAgentResponse()
+
+    @unary
+    async def PromoteAgentVersion(  # noqa: N802
+        self, request: agents_pb2.PromoteAgentVersionRequest, call: CallContext
+    ) -> agents_pb2.Agent:
+        agent_id = required_id(request.agent_id, "agent_id")
+        if not 0 < request.version < 2**31:
+            problem = "is required: a version from 1 to 2147483647"
+            raise InvalidArgumentError([FieldViolation("version", problem)])
+        promoted = await self._agents.promote(
+            call.principal, agent_id, request.version, request.eval_run_id
+        )
+        return convert_agents.agent_to_proto(promoted)

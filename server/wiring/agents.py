@@ -10,6 +10,7 @@ import structlog
 
 from agent import metrics
 from agent.definitions.catalog import Agents
+from agent.definitions.promotion import PassedEvalRuns
 from records.agents.definition import AgentDefinition
 from server.settings import Settings
 from server.wiring.role_table import role_table
@@ -19,10 +20,15 @@ log = structlog.get_logger(__name__)
 
 
 def start_agents(
-    settings: Settings, store: AgentStore, background: list[asyncio.Task[None]]
+    settings: Settings,
+    store: AgentStore,
+    background: list[asyncio.Task[None]],
+    passed_runs: PassedEvalRuns | None = None,
 ) -> Agents:
     """The agents tenants may use: their own in `store`, and those of AGENTD_AGENTS_DIR
-    (read once now, and a background job that reads them again when they change). The
+    (read once now, and a background job that reads them again when they change); under
+    AGENTD_PROMOTION_GATE a version is promoted once `passed_runs` says an evaluation run
+    of it passed its gate (None: none ever did). The
     metrics' agent label names the agents of the files, and the first
     AGENTD_METRICS_AGENT_LABELS others (`agent.metrics.AGENT_LABELS`)."""
     files = None
@@ -52,6 +58,8 @@ def start_agents(
         max_per_tenant=settings.max_agents_per_tenant,
         models=settings.agent_models,
         credentials=settings.api_agent_credentials,
+        promotion_gate=settings.promotion_gate,
+        passed_runs=passed_runs,
     )
 
 

@@ -45,9 +45,11 @@ from server.rpcs.evals.servicer import EvalServicer
 from server.rpcs.memories import MemoryServicer
 from server.servicer import agent_servicer
 from server.services.action_history import ActionHistory
+from server.services.eval_replays import ServiceReplayer
 from server.services.eval_runner import EvalRunner, Replayer
 from server.services.evals import EvalService
 from server.services.memory import MemoryFeature
+from server.services.replays import ReplayService
 from server.services.tasks import TaskService
 from server.services.traces import TraceService
 from server.services.webhook_delivery import WebhookDeliverer
@@ -309,8 +311,10 @@ class Evals:
         models: ModelRoles | None,
         replayer: Replayer | None = None,
     ) -> Evals:
-        """The store on the durable database; replayed cases fail without a `replayer`."""
+        """The store on the durable database; recorded cases replayed through ReplayTask's
+        service unless another `replayer` is given."""
         store = SqlEvalStore(durable.database)
+        replayer = replayer or ServiceReplayer(ReplayService(engine))
         runner = EvalRunner(
             engine,
             store,

@@ -14,6 +14,14 @@ Contract:
   the next page (`KeyCursor(0, id)`) when more follow.
 - `delete` marks an agent deleted (its versions stay readable by number); False when
   there was nothing to delete.
+- `promote` makes a version of a living agent its promoted one and returns that version;
+  AgentNotFoundError when the agent is deleted or has no such version (one kept from
+  before a delete is not its own). A create after a delete starts with none promoted.
+- Every version returned carries the agent's promoted version (`AgentVersion.promoted`;
+  0 while none is, and for a deleted agent). With `promoted`, `get` (of no version) and
+  `list` give the version the bare id serves under the promotion gate instead of the
+  latest: the promoted one, or the agent's first version (since its last delete) while
+  none is.
 - An update and a delete racing each other are ordered: the update stores the next
   version only while the one it read is still the live latest (compare and set), and
   a delete marks the latest version whatever came in between. A delete that returned
@@ -34,11 +42,11 @@ class AgentStore(Protocol):
     async def update(self, tenant: str, agent: AgentDefinition, by: str) -> AgentVersion: ...
 
     async def get(
-        self, tenant: str, agent_id: str, version: int | None = None
+        self, tenant: str, agent_id: str, version: int | None = None, *, promoted: bool = False
     ) -> AgentVersion | None: ...
 
     async def list(
-        self, tenant: str, *, size: int, after: KeyCursor | None = None
+        self, tenant: str, *, size: int, after: KeyCursor | None = None, promoted: bool = False
     ) -> Page[AgentVersion, KeyCursor]: ...
 
     async def count(self, tenant: str) -> int:
@@ -46,6 +54,8 @@ class AgentStore(Protocol):
         ...
 
     async def delete(self, tenant: str, agent_id: str) -> bool: ...
+
+    async def promote(self, tenant: str, agent_id: str, version: int, by: str) -> AgentVersion: ...
 
 
 def agent_page(found: list[AgentVersion], size: int) -> Page[AgentVersion, KeyCursor]:

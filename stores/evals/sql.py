@@ -1,5 +1,5 @@
 """Datasets and evaluation runs in SQL (SQLite or PostgreSQL): `stores.evals.tables`,
-migration 0030. A case's result is a row of its own, written as the case finishes."""
+migration 0029. A case's result is a row of its own, written as the case finishes."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The tables of datasets and evaluation runs (migration 0030), on the schema's one
+"""The tables of datasets and evaluation runs (migration 0029), on the schema's one
 `metadata` (`stores.sql.schema` imports this module)."""
 
 from __future__ import annotations

@@ -22,6 +22,7 @@ from sqlalchemy import (
     false,
 )
 
+from stores.agents.tables import agent_promotions as agent_promotions
 from stores.evals.tables import eval_datasets as eval_datasets
 from stores.evals.tables import eval_results as eval_results
 from stores.evals.tables import eval_runs as eval_runs

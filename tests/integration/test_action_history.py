@@ -21,17 +21,15 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-import grpc
 import pytest
 
-from agentd.v1 import agent_service_pb2, inbox_pb2, tasks_pb2
+from agentd.v1 import inbox_pb2, tasks_pb2
 from agentd_client import errors as client_errors
 from agentd_client.client import AgentClient
 from clients import cli
 from records.inbox.steps import DEADLINE_ACTOR, ActionStep, ActionStepKind
 from records.waits import Wait, WaitKind
 from server.commands.cli import build_parser
-from server.servicer import AgentServicer
 from tests.integration.trust import Trust, trusted
 
 FC = tasks_pb2.EXECUTION_MODE_FUNCTION_CALLING
@@ -41,27 +39,6 @@ REPLIES: list[dict[str, Any]] = [
      "tool_calls": [{"name": "calculator", "arguments": {"expression": "6*7"}}]},
 ]  # fmt: skip
 K = inbox_pb2.ActionHistoryKind
-SERVICE = agent_service_pb2.DESCRIPTOR.services_by_name["AgentService"]
-
-
-async def _unimplemented(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> None:
-    await context.abort(grpc.StatusCode.UNIMPLEMENTED, "not served in this build")
-
-
-@pytest.fixture(autouse=True)
-def _every_method_registered(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A server registers every method of the contract by name; while some have no handler
-    yet (the webhooks' RPCs come on their own), those answer UNIMPLEMENTED so that the
-    server starts. Once every method has its handler this adds nothing."""
-    register = AgentServicer.register
-
-    def registering_all(self: AgentServicer, server: grpc.aio.Server) -> None:
-        for name in SERVICE.methods_by_name:
-            if name not in self.served:
-                setattr(self, name, _unimplemented)
-        register(self, server)
-
-    monkeypatch.setattr(AgentServicer, "register", registering_all)
 
 
 async def reaches(client: AgentClient, task_id: str, status: int) -> None:

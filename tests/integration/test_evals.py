@@ -18,13 +18,12 @@ import pytest
 import yaml
 
 from agent.llm.fakes.script import Script
-from agentd.v1 import agent_service_pb2_grpc, agents_pb2, evals_pb2, tasks_pb2
+from agentd.v1 import agents_pb2, evals_pb2, tasks_pb2
 from agentd_client import errors as client_errors
 from agentd_client.client import AgentClient
 from agentd_client.evals.files import dataset_from_data
 from agentd_client.sync import AgentClient as SyncClient
 from clients.cli import main as cli_main
-from server.servicer import AgentServicer
 from stores.evals.sql import SqlEvalStore
 from tests.integration.harness import Harness, harness
 
@@ -130,29 +129,6 @@ def _cli(h: Harness, *argv: str) -> int:
     return cli_main(["--address", h.running.address, "--api-key", "", *argv])
 
 
-ELSEWHERE = ("GetTaskTrace", "ReplayTask", "PromoteAgentVersion")
-"""AgentService methods of the same contract that other branches serve (traces, replay,
-promote)."""
-
-
-@pytest.fixture(autouse=True)
-def _served_elsewhere(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Until the branches serving `ELSEWHERE` land, the servicer lacks them and gRPC cannot
-    register it: they answer UNIMPLEMENTED (the generated base's answer) here. A method
-    the servicer serves is left as it is, so this does nothing once they land."""
-    register = AgentServicer.register
-
-    def registered(self: AgentServicer, server: Any) -> None:
-        generated: Any = agent_service_pb2_grpc.AgentServiceServicer  # abstract in its stubs
-        base = generated()
-        for name in ELSEWHERE:
-            if not hasattr(self, name):
-                setattr(self, name, getattr(base, name))
-        register(self, server)
-
-    monkeypatch.setattr(AgentServicer, "register", registered)
-
-
 @pytest.fixture
 def dataset_file(tmp_path: Path) -> Path:
     path = tmp_path / "support.yaml"
@@ -163,7 +139,8 @@ def dataset_file(tmp_path: Path) -> Path:
 async def test_version_2_passes_its_gate_and_version_3_regresses_against_it(
     tmp_path: Path, dataset_file: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    async with harness(tmp_path, _script(), anonymous_roles="admin,approver") as h:
+    gate_on = {"promotion_gate": True}
+    async with harness(tmp_path, _script(), anonymous_roles="admin,approver", **gate_on) as h:
         client = h.client
         await _agent_versions(client)
         dataset = dataset_from_data(yaml.safe_load(dataset_file.read_text()), "support")
@@ -253,12 +230,23 @@ async def test_version_2_passes_its_gate_and_version_3_regresses_against_it(
         assert "28 cases regressed (allowed 0): q01, q02, q03" in out
         assert "q24" in out.split("gate: FAILED")[1]
 
-        # what promotion asks: the newest finished run of the version that passed its gate
+        # promotion asks for a finished run of exactly that version that passed its gate
         runs = SqlEvalStore(h.server.durable.database)
         promotable = await runs.latest_passed("default", "support", 2)
         assert promotable is not None
         assert promotable.eval_run_id == v2.eval_run_id
-        assert await runs.latest_passed("default", "support", 3) is None
+        assert (await client.get_agent("support")).version == 1  # the gate: v1 serves still
+        with pytest.raises(client_errors.PromotionRefusedError) as refused_v3:
+            await client.promote_agent_version("support", 3)
+        assert "no evaluation run of that version passed its gate" in refused_v3.value.message
+        with pytest.raises(client_errors.PromotionRefusedError) as named_v3:
+            await client.promote_agent_version("support", 3, eval_run_id=v3.eval_run_id)
+        assert "did not pass its gate: pass rate 0.067" in named_v3.value.message
+        assert "28 cases regressed" in named_v3.value.message
+        promoted = await client.promote_agent_version("support", 2)
+        assert (promoted.version, promoted.promoted_version) == (2, 2)
+        served = await client.get_agent("support")
+        assert (served.version, served.promoted_version) == (2, 2)
 
         passed = await asyncio.to_thread(
             _cli,
@@ -328,7 +316,7 @@ async def test_malformed_cases_are_refused_naming_the_case_and_field(tmp_path: P
         ]
 
 
-async def test_a_replayed_case_fails_clearly_when_no_replay_is_wired(
+async def test_a_replayed_case_of_a_task_that_is_not_there_fails_naming_it(
     tmp_path: Path, dataset_file: Path
 ) -> None:
     async with harness(tmp_path, _script(), anonymous_roles="admin,approver") as h:
@@ -341,7 +329,9 @@ async def test_a_replayed_case_fails_clearly_when_no_replay_is_wired(
         run = await _finished(h.client, started.eval_run_id)
         assert run.state == evals_pb2.EVAL_RUN_STATE_FINISHED
         assert not run.gate_passed
-        assert "not available on this server" in run.results[0].error
+        assert run.results[0].error == (
+            "the case's task did not start: no task with id 'task-recorded'"
+        )
 
         def read_synchronously() -> evals_pb2.EvalRun:
             with SyncClient(h.running.address, api_key="") as sync:
@@ -402,7 +392,14 @@ async def test_cases_are_drawn_from_the_callers_completed_tasks_by_label(tmp_pat
         assert started.total_cases == 2
         drawn = await _finished(h.client, started.eval_run_id)
         assert [r.case_id for r in drawn.results] == [f"task-{t}" for t in recorded[1::-1]]
-        assert all("not available on this server" in r.error for r in drawn.results)
+        # replayed as version 3 (ReplayTask's service): the recordings answer its tool
+        # calls, and its answers are graded against the recorded ones
+        assert [r.replay.source_task_id for r in drawn.results] == recorded[1::-1]
+        assert all(r.error == "" and r.task_id for r in drawn.results), drawn.results
+        for result in drawn.results:
+            replayed = await h.client.get_task(result.task_id)
+            assert replayed.labels["agentd.replay_of"] == result.replay.source_task_id
+            assert replayed.agent == "support@3"
         bad = evals_pb2.EvalTaskSource(limit=501, graders=[evals_pb2.Grader(regex="(")])
         gate = evals_pb2.EvalGate(max_regression=2)
         with pytest.raises(client_errors.InvalidArgumentError) as refused:

@@ -88,8 +88,8 @@ class AccessSettings(Section):
     )
     agent_admin_roles: CommaList = Field(
         default_factory=lambda: ["admin"],
-        description="comma-separated roles that may create, update and delete their "
-        "tenant's agents by RPC",
+        description="comma-separated roles that may create, update, delete and promote "
+        "(PromoteAgentVersion) their tenant's agents by RPC",
     )
     rate_limits: str = Field(
         "Execute=100/m,*=3000/m",

@@ -28,6 +28,14 @@ class EngineSettings(Section):
         description="the models agents may name (comma-separated); empty: any. An agent "
         "naming another is refused at CreateAgent/UpdateAgent and at file load",
     )
+    promotion_gate: bool = Field(
+        False,
+        description="on: UpdateAgent adds a version without changing what the bare agent id "
+        "serves (its promoted version, or its first while none is), and PromoteAgentVersion "
+        "needs an evaluation run of that version that passed its gate; off: the bare id "
+        "serves the latest version and promotion only records the pointer. id@version "
+        "names any version either way (docs/agents.md)",
+    )
     api_agent_credentials: CommaList = Field(
         default_factory=list,
         description="the credentials an agent made by CreateAgent/UpdateAgent may name in its "

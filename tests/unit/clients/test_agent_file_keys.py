@@ -72,7 +72,7 @@ EVERY_KEY: dict[str, Any] = {
 }  # fmt: skip
 """An agent file with every key the server reads, each part with every key of its own."""
 
-SET_BY_THE_SERVER = {"version", "created_at", "created_by", "source"}
+SET_BY_THE_SERVER = {"version", "created_at", "created_by", "source", "promoted_version"}
 
 
 def drift(pairs: dict[str, tuple[frozenset[str], frozenset[str]]]) -> list[str]:
@@ -128,11 +128,12 @@ def test_every_key_reaches_the_server_as_the_file_says() -> None:
 def test_an_agent_comes_back_as_the_file_it_was_made_from() -> None:
     """What GetAgent returns, as `agentd agents show` prints it, reads as the same agent."""
     definition = parse_agent(EVERY_KEY, "file")
-    message = agent_to_proto(AgentVersion(definition, "acme", datetime.now(UTC), "alice"))
+    stored = AgentVersion(definition, "acme", datetime.now(UTC), "alice", promoted=2)
+    message = agent_to_proto(stored)
     back = agent_mapping(message)
     assert parse_agent(back, "shown") == definition
-    for name in ("version", "created_at", "created_by", "source"):  # SET_BY_THE_SERVER
-        message.ClearField(name)
+    for name in ("version", "created_at", "created_by", "source", "promoted_version"):
+        message.ClearField(name)  # SET_BY_THE_SERVER
     assert agent_message(back) == message  # and sent again, it is the same message
 
 

@@ -57,3 +57,20 @@ class SyncAgentMethods:
 
     def delete_agent(self, agent_id: str, *, timeout: float | None = None) -> None:
         self._unary(self._stub.DeleteAgent, agents_pb2.DeleteAgentRequest(id=agent_id), timeout)
+
+    def promote_agent_version(
+        self,
+        agent_id: str,
+        version: int,
+        *,
+        eval_run_id: str = "",
+        timeout: float | None = None,
+    ) -> agents_pb2.Agent:
+        """Make `version` the one the bare id serves (admin role). With the server's
+        promotion gate on, an evaluation run of that version must have passed its gate
+        (`eval_run_id`, or "" the latest such run): PromotionRefusedError otherwise."""
+        request = agents_pb2.PromoteAgentVersionRequest(
+            agent_id=agent_id, version=version, eval_run_id=eval_run_id
+        )
+        promoted: agents_pb2.Agent = self._unary(self._stub.PromoteAgentVersion, request, timeout)
+        return promoted

@@ -7,8 +7,8 @@ aggregate, comparison and gate failures as JSON; its case results are rows of th
 finished run of an agent version (`ix_eval_runs_agent_version`); a server starting marks
 failed the running runs whose heartbeat stopped (`ix_eval_runs_state_heartbeat`).
 
-Revision ID: 0030
-Revises: 0027
+Revision ID: 0029
+Revises: 0028
 Create Date: 2026-12-07 22:00:00.000000
 """
 
@@ -17,8 +17,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0030"
-down_revision = "0027"
+revision = "0029"
+down_revision = "0028"
 branch_labels = None
 depends_on = None
 
