@@ -5,7 +5,7 @@ In process, with the in-memory stores (tasks and traces) and a function model (n
 a lead agent writes a file (`write_file`) and delegates to a helper (a child task) in
 its first turn, then answers. 100 such tasks are recorded (the engine's recorder keeps
 their traces), then all 100 are replayed at once through the ReplayTask service
-(`server.services.replays`): printed, the wall time of the 100 replays (accepted to
+(`server.services.recorded.replays`): printed, the wall time of the 100 replays (accepted to
 every one ended; target < 60 s), the median and p95 of one replay's own time, and what
 the replays ran live (nothing: no file written, no child started); with the traces kept
 in memory, then on SQLite (the recorder's writes and the replays' reads through it).
@@ -38,7 +38,7 @@ from records.messages import Message, ModelResponse, ModelSettings, ToolDefiniti
 from records.requests import TaskRequest
 from records.tasks import Task
 from records.traces.replays import ReplayInfo, ReplayRequest
-from server.services.replays import ReplayService
+from server.services.recorded.replays import ReplayService
 from server.settings import Settings
 from server.wiring.builders import build_registry
 from stores.audit.memory import InMemoryAuditLog

@@ -28,8 +28,8 @@ from server import heap, logs
 from server.interceptors.audit import AuditInterceptor
 from server.interceptors.draining import DrainingInterceptor
 from server.listening import StartupError, unbindable
-from server.services.eval_promotion import StoredEvalRuns
 from server.services.memory import MemoryFeature
+from server.services.recorded.eval_promotion import StoredEvalRuns
 from server.settings import Settings
 from server.wiring.a2a import A2A
 from server.wiring.agents import start_agents

@@ -29,9 +29,9 @@ from server.rpcs.tools import ToolRpcs
 from server.rpcs.usage import UsageRpcs
 from server.rpcs.webhooks import WebhookRpcs
 from server.services.action_history import ActionHistory
-from server.services.replays import ReplayService
+from server.services.recorded.replays import ReplayService
+from server.services.recorded.traces import TraceService
 from server.services.tasks import TaskService
-from server.services.traces import TraceService
 from server.services.usage import UsageService
 from server.services.webhooks import WebhookService
 from tools.grant_admin import GrantAdmin

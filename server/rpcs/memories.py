@@ -16,7 +16,7 @@ from server.convert import pages
 from server.rpcs.common import required_id
 from server.rpcs.knowledge import MAX_PAGE, KnowledgeRpcs
 from server.services.memory import MemoryFeature
-from server.services.traces import TraceService
+from server.services.recorded.traces import TraceService
 
 if TYPE_CHECKING:  # numpy: only when memory is on
     from records.knowledge.items import Item

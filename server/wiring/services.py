@@ -45,13 +45,13 @@ from server.rpcs.evals.servicer import EvalServicer
 from server.rpcs.memories import MemoryServicer
 from server.servicer import agent_servicer
 from server.services.action_history import ActionHistory
-from server.services.eval_replays import ServiceReplayer
-from server.services.eval_runner import EvalRunner, Replayer
-from server.services.evals import EvalService
 from server.services.memory import MemoryFeature
-from server.services.replays import ReplayService
+from server.services.recorded.eval_replays import ServiceReplayer
+from server.services.recorded.eval_runner import EvalRunner, Replayer
+from server.services.recorded.evals import EvalService
+from server.services.recorded.replays import ReplayService
+from server.services.recorded.traces import TraceService
 from server.services.tasks import TaskService
-from server.services.traces import TraceService
 from server.services.webhook_delivery import WebhookDeliverer
 from server.services.webhook_outbox import WebhookOutboxWriter
 from server.services.webhooks import WebhookService
@@ -73,6 +73,7 @@ from tools.registry import ToolRegistry
 
 SERVICE_NAME = agent_service_pb2.DESCRIPTOR.services_by_name["AgentService"].full_name
 MEMORY_SERVICE = memory_pb2.DESCRIPTOR.services_by_name["MemoryService"].full_name
+HEALTH_SERVICE = health_pb2.DESCRIPTOR.services_by_name["Health"].full_name
 EVAL_SERVICE = evals_pb2.DESCRIPTOR.services_by_name["EvalService"].full_name
 
 
@@ -145,7 +146,9 @@ def add_services(
     """Register AgentService, MemoryService, EvalService (and A2A when on), health and
     reflection on `server`, each served through its generic handler (`generic_handlers`)."""
     server = GenericOnly(server)
-    traces = TraceService(build_traces(durable.database), role_table(settings))
+    roles = role_table(settings)
+    kept = engine.traces.store if engine.traces is not None else build_traces(durable.database)
+    traces = TraceService(kept, roles)
     service = TaskService(
         engine,
         TaskFeed(tasks, durable.history),
@@ -154,7 +157,6 @@ def add_services(
         key_ttl_seconds=settings.task_timeout_seconds + settings.retention_seconds,
     )
     a2a = a2a_if_on(server, settings, engine, service, tasks, live, registry, agents, durable)
-    roles = role_table(settings)
     agent_servicer(
         engine,
         registry,
@@ -177,17 +179,11 @@ def add_services(
         traces=traces,
         heartbeat_seconds=settings.heartbeat_seconds,
     ).register(server)
-    memories = MemoryServicer(memory, traces)
-    memory_pb2_grpc.add_MemoryServiceServicer_to_server(memories, server)
+    memory_pb2_grpc.add_MemoryServiceServicer_to_server(MemoryServicer(memory, traces), server)
     evals_pb2_grpc.add_EvalServiceServicer_to_server(EvalServicer(evals), server)
     health = HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
-    names = [
-        SERVICE_NAME,
-        EVAL_SERVICE,
-        MEMORY_SERVICE,
-        health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
-    ]
+    names = [SERVICE_NAME, EVAL_SERVICE, MEMORY_SERVICE, HEALTH_SERVICE]
     reflection.enable(server, names if a2a is None else [*names, a2a.service_name])
     return health, a2a
 

@@ -1,5 +1,5 @@
 """RunEval, GetEvalRun, ListEvalRuns. Thin: context, conversion, one call into
-`server.services.evals`."""
+`server.services.recorded.evals`."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from server.calls import unary
 from server.convert import pages
 from server.convert.evals import runs as convert
 from server.rpcs.common import required_id
-from server.services.evals import EvalService
+from server.services.recorded.evals import EvalService
 
 MAX_PAGE = 100
 

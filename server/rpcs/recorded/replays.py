@@ -1,5 +1,5 @@
 """ReplayTask: a recorded task's input rerun as another agent version, its tool calls
-answered from the recording (`server.services.replays`)."""
+answered from the recording (`server.services.recorded.replays`)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from server.convert import tasks as convert_tasks
 from server.convert.recorded import replays as convert
 from server.interceptors.audit import note_task
 from server.rpcs.common import required_id
-from server.services.replays import ReplayService
+from server.services.recorded.replays import ReplayService
 
 
 class ReplayRpcs:

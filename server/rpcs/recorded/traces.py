@@ -1,4 +1,4 @@
-"""GetTaskTrace: a task's durable trace, page by page (`server.services.traces`)."""
+"""GetTaskTrace: a task's durable trace, page by page (`server.services.recorded.traces`)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from server.convert import pages
 from server.convert.recorded import traces as convert
 from server.interceptors.audit import note_task
 from server.rpcs.common import required_id
-from server.services.traces import TraceService
+from server.services.recorded.traces import TraceService
 
 
 class TraceRpcs:

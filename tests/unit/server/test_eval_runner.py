@@ -12,7 +12,7 @@ from typing import Any
 from core.errors import StoreUnavailableError
 from core.identity import CallContext
 from records.evals.model import EvalCase, EvalRun, EvalRunState
-from server.services.eval_runner import NO_REPLAY, STOPPED, EvalRunner, PlannedCase
+from server.services.recorded.eval_runner import NO_REPLAY, STOPPED, EvalRunner, PlannedCase
 from stores.evals.memory import InMemoryEvalStore
 
 NOW = datetime(2026, 12, 7, 12, 0, tzinfo=UTC)

@@ -1,4 +1,4 @@
-"""ReplayTask's service (`server.services.replays`) over an in-process engine whose
+"""ReplayTask's service (`server.services.recorded.replays`) over an in-process engine whose
 recorder keeps traces in memory: who may replay a recorded task, what the new task is
 (the recorded input and context, the agent, the labels, `Task.replay`), idempotency by
 key, and NOT_FOUND (`TRACE_NOT_FOUND`) without a kept trace; and the report as GetTask
@@ -26,7 +26,7 @@ from records.tasks import Task
 from records.traces.replays import REPLAY_OF_LABEL, ReplayRequest, ReplayTools
 from server.convert import tasks as convert
 from server.convert.recorded.replays import replay_request
-from server.services.replays import ReplayService
+from server.services.recorded.replays import ReplayService
 from stores.traces.memory import InMemoryTraceStore
 from tests.unit.agent.runs import make_env
 

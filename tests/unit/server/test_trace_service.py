@@ -26,7 +26,7 @@ from records.traces.model import (
     entry_id,
 )
 from server.convert.recorded import traces as convert
-from server.services.traces import TraceService
+from server.services.recorded.traces import TraceService
 from stores.traces.memory import InMemoryTraceStore
 
 T0 = datetime(2026, 12, 7, 6, 0, tzinfo=UTC)

@@ -42,7 +42,7 @@ from records.evals.model import (
 from records.evals.validation import check_cases, check_gate, grader_problems, with_ids
 from records.paging import Page, TimeCursor
 from records.tasks import TaskQuery, TaskStatus
-from server.services.eval_runner import EvalRunner, PlannedCase
+from server.services.recorded.eval_runner import EvalRunner, PlannedCase
 from stores.evals.base import EvalStore
 from stores.idempotency.base import IdempotencyStore, scoped_key
 

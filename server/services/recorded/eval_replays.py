@@ -10,7 +10,7 @@ from core.identity import CallContext
 from records.evals.model import ReplayReport
 from records.tasks import Task
 from records.traces.replays import ReplayRequest, ReplayTools
-from server.services.replays import ReplayService
+from server.services.recorded.replays import ReplayService
 
 
 @dataclass(frozen=True, slots=True)
