@@ -246,3 +246,35 @@ def test_no_aws_lookalike_makes_scrubbing_slow() -> None:
     for text in ("aws" + "a" * 100_000, "aws_" * 30_000, "x.aws " * 20_000 + "=", "a-" * 5_000):
         scrub(text)
     assert time.perf_counter() - started < 5.0  # about 1 s; "a-" * 5_000 alone took 20 s
+
+
+def _full(text: str) -> str:
+    """What the patterns alone make of `text` (no check for marks first)."""
+    return secrets._patterns.sub(secrets._replace, text)
+
+
+@pytest.mark.parametrize(("name", "text", "secret", "kept"), FORMATS, ids=[f[0] for f in FORMATS])
+def test_every_promised_format_carries_a_mark_the_quick_check_finds(
+    name: str, text: str, secret: str, kept: str
+) -> None:
+    framed = f"before {text} after"
+    assert secrets._triggers.search(framed) is not None
+    assert scrub(framed) == _full(framed)
+
+
+def test_text_without_any_mark_is_returned_as_it_is_and_matches_the_full_scrub() -> None:
+    prose = (
+        "The executor of step s3 read data/report.csv (14 rows), summed them to 7006652 "
+        "and wrote the answer. Keys: name=value; a=b & c=d; user@host, A-Z 0-9 ü 日本."
+    )
+    assert secrets._triggers.search(prose) is None
+    assert scrub(prose) is prose
+    assert _full(prose) == prose
+
+
+def test_an_operators_pattern_turns_the_quick_check_off() -> None:
+    secrets.configure([r"acme-internal-[0-9]{8}"])
+    assert secrets._triggers is None
+    assert scrub("plain acme-internal-12345678") == f"plain {REDACTED}"
+    secrets.configure([])
+    assert secrets._triggers is not None
