@@ -6,9 +6,10 @@ they make."""
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 
 from core.secrets import redact, scrub
@@ -84,13 +85,24 @@ def requests(calls: Sequence[ToolCall], limit: int) -> tuple[tuple[TracedToolReq
     return tuple(traced), cut
 
 
+@functools.lru_cache(maxsize=256)
+def _scrubbed(text: str) -> str:
+    """A long text scrubbed, kept for the next message with the same text: an agent's
+    instructions and its tools' descriptions open every task's prompts, and a text
+    with a credential's mark costs the patterns' full search."""
+    return scrub(text)
+
+
 def message(sent: Message, limit: int) -> TracedMessage:
     """A message as a trace keeps it: redacted, cut, named by its content address."""
-    content, cut = capped(scrub(sent.content), limit)
+    text = sent.content
+    content, cut = capped(_scrubbed(text) if len(text) >= 512 else scrub(text), limit)
     calls, cut_calls = requests(sent.tool_calls, limit)
-    named = message_id(
-        sent.role, content, sent.tool_call_id, sent.name, canonical([asdict(c) for c in calls])
+    asked = "".join(
+        f"{len(c.id)}:{c.id}{len(c.name)}:{c.name}{len(c.arguments_json)}:{c.arguments_json}"
+        for c in calls
     )
+    named = message_id(sent.role, content, sent.tool_call_id, sent.name, asked)
     return TracedMessage(
         named, sent.role, content, sent.tool_call_id, sent.name, calls, cut or cut_calls
     )

@@ -201,9 +201,11 @@ def canonical(value: Any) -> str:
 
 
 def message_id(role: str, content: str, tool_call_id: str, name: str, calls: str) -> str:
-    """A message's content address: SHA-256 of its parts (hex, 32 digits)."""
-    digest = hashlib.sha256(canonical([role, content, tool_call_id, name, calls]).encode())
-    return digest.hexdigest()[:32]
+    """A message's content address: SHA-256 of its parts, each after its length (so no
+    two different messages are the same text), hex, 32 digits."""
+    parts = (role, content, tool_call_id, name, calls)
+    text = "".join(f"{len(part)}:{part}" for part in parts)
+    return hashlib.sha256(text.encode(errors="surrogatepass")).hexdigest()[:32]
 
 
 def arguments_key(key: bytes, tool: str, arguments: Mapping[str, Any]) -> str:

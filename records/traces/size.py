@@ -47,7 +47,7 @@ def entry_bytes(entry: TraceEntry) -> int:
         texts = (detail.role, detail.provider, detail.model, detail.reply_text, detail.error)
         weight += sum(map(len, texts)) + sum(map(len, detail.tools)) + 8 * len(detail.tools)
         weight += ID * len(detail.message_ids) + _requests(detail.reply_tool_calls)
-        return weight + _value(detail.parameters) + RECORD
+        return weight + 16 * len(detail.parameters) + RECORD
     if isinstance(detail, ToolCallTrace):
         texts = (detail.call_id, detail.tool, detail.result_text, detail.error_kind)
         weight += sum(map(len, texts)) + len(detail.error) + len(detail.child_task_id)
