@@ -60,6 +60,9 @@ class _Batch:
     entries: list[TraceEntry] = field(default_factory=list)
     messages: list[TracedMessage] = field(default_factory=list)
     cut: bool = False
+    fresh: bool = False
+    """The first batch of a task no run wrote before (the store need not read what it
+    kept of it)."""
 
 
 class Recorder:
@@ -73,8 +76,9 @@ class Recorder:
         self._hurry = asyncio.Event()
         """Set while a flush waits: the writer writes at once."""
 
-    def for_run(self, task: Task) -> RunRecording:
-        """The recording of one run of `task` (a woken run's trace goes on the same)."""
+    def for_run(self, task: Task, fresh: bool = False) -> RunRecording:
+        """The recording of one run of `task` (a woken run's trace goes on the same);
+        `fresh`: its first run (nothing of its trace was written before)."""
         agent = task.agent
         owner = TraceOwner(
             task_id=task.task_id,
@@ -86,7 +90,7 @@ class Recorder:
             task=capture.capped(scrub(task.goal), self.traces.max_record_bytes)[0],
             started=task.created_at,
         )
-        return RunRecording(self, owner)
+        return RunRecording(self, owner, fresh)
 
     def entry_id(self) -> str:
         """A new entry id: the time now and this process's counter."""
@@ -153,7 +157,10 @@ class Recorder:
         store = self.traces.store
         for pause in (*RETRY_PAUSES, None):
             try:
-                await store.write(batch.owner, batch.entries, batch.messages, cut=batch.cut)
+                fresh, batch.fresh = batch.fresh, False  # a retry reads what was kept
+                await store.write(
+                    batch.owner, batch.entries, batch.messages, cut=batch.cut, fresh=fresh
+                )
                 return
             except Exception:
                 if pause is None:
@@ -167,11 +174,13 @@ class Recorder:
 class RunRecording:
     """What one run records; nothing here awaits but `flush`."""
 
-    __slots__ = ("_bytes", "_cut", "_ids", "_kept", "_recorder", "_same", "owner")
+    __slots__ = ("_bytes", "_cut", "_fresh", "_ids", "_kept", "_recorder", "_same", "owner")
 
-    def __init__(self, recorder: Recorder, owner: TraceOwner) -> None:
+    def __init__(self, recorder: Recorder, owner: TraceOwner, fresh: bool = False) -> None:
         self._recorder = recorder
         self.owner = owner
+        self._fresh = fresh
+        """Until its first batch: the task's first run, nothing of its trace written."""
         self._ids: dict[Message, TracedMessage] = {}
         """The messages this run sent, as traced (each redacted and named once)."""
         self._same: dict[int, tuple[Message, TracedMessage]] = {}
@@ -271,7 +280,8 @@ class RunRecording:
             return
         self._bytes += weight
         self._kept.update(m.message_id for m in messages)
-        self._recorder.keep(_Batch(self.owner, [entry], messages))
+        self._recorder.keep(_Batch(self.owner, [entry], messages, fresh=self._fresh))
+        self._fresh = False
 
 
 def _now() -> datetime:

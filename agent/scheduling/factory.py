@@ -21,7 +21,7 @@ from agent.llm.providers import DEFAULT_PROVIDER, Provider, chain
 from agent.llm.roles import ModelRoles, role_model
 from agent.llm.window.encodings import Encodings
 from agent.notices import NoNotices, Notices
-from agent.recording.recorder import Recorder
+from agent.recording.recorder import Recorder, RunRecording
 from agent.recording.traces import Traces
 from agent.running.run import TaskRun
 from agent.running.state import RunBounds, RunState
@@ -134,7 +134,7 @@ class RunFactory:
             waits=self.waits,
             nudge=self.nudge if task.parent_task_id else None,
             notices=self.notices,
-            recording=self.recorder.for_run(task) if self.recorder and persist else None,
+            recording=self._recording(task, persist, resumed is None and ran_here),
         )
         run = TaskRun(
             task=task,
@@ -191,6 +191,13 @@ class RunFactory:
         if resumed is not None:
             transcript.resume(resumed)
         return transcript
+
+    def _recording(self, task: Task, persist: bool, fresh: bool) -> RunRecording | None:
+        """What the run records of its trace (None: nothing, or not kept); `fresh`: the
+        task's first run, no trace of it written before."""
+        if self.recorder is None or not persist:
+            return None
+        return self.recorder.for_run(task, fresh)
 
     def _config(self, agent: AgentDefinition | None) -> EngineConfig:
         if agent is None:

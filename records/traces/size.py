@@ -49,14 +49,14 @@ def entry_bytes(entry: TraceEntry) -> int:
         weight += ID * len(detail.message_ids) + _requests(detail.reply_tool_calls)
         return weight + 16 * len(detail.parameters) + RECORD
     if isinstance(detail, ToolCallTrace):
-        texts = (detail.call_id, detail.tool, detail.result_text, detail.error_kind)
-        weight += sum(map(len, texts)) + len(detail.error) + len(detail.child_task_id)
+        named = (detail.call_id, detail.tool, detail.result_text, detail.error_kind)
+        weight += sum(map(len, named)) + len(detail.error) + len(detail.child_task_id)
         return weight + len(detail.arguments_key) + _value(detail.arguments) + _value(detail.result)
     if isinstance(detail, CriticTrace):
         return weight + len(detail.subject) + len(detail.feedback)
     assert isinstance(detail, DecisionTrace)
-    texts = (detail.kind, detail.call_id, detail.tool, detail.decision, detail.decided_by)
-    return weight + sum(map(len, texts)) + len(detail.reason)
+    said = (detail.kind, detail.call_id, detail.tool, detail.decision, detail.decided_by)
+    return weight + sum(map(len, said)) + len(detail.reason)
 
 
 def message_bytes(message: TracedMessage) -> int:

@@ -31,9 +31,11 @@ class TraceStore(Protocol):
         messages: Sequence[TracedMessage],
         *,
         cut: bool = False,
+        fresh: bool = False,
     ) -> None:
         """Keep `entries` and `messages` of `owner.task_id` (`cut`: the task's cap was
-        reached with this batch)."""
+        reached with this batch; `fresh`: the writer knows nothing of the task was kept
+        before, so the store need not read what was)."""
         ...
 
     async def head(self, task_id: str) -> TraceHead | None: ...

@@ -38,6 +38,7 @@ class InMemoryTraceStore:
         messages: Sequence[TracedMessage],
         *,
         cut: bool = False,
+        fresh: bool = False,
     ) -> None:
         trace = self._traces.get(owner.task_id)
         if trace is None:

@@ -30,11 +30,15 @@ class MessageNumbers:
         self._tasks: OrderedDict[str, tuple[dict[str, int], list[int]]] = OrderedDict()
         """By task: its numbers, and the highest of them (-1: none) in a list of one."""
 
-    async def numbered(self, task_id: str, new: Sequence[str]) -> dict[str, int]:
+    async def numbered(
+        self, task_id: str, new: Sequence[str], fresh: bool = False
+    ) -> dict[str, int]:
         """The task's message numbers, the `new` ids not numbered yet numbered next, in
-        order."""
+        order; `fresh`: none was kept before (nothing to read)."""
         remembered = self._tasks.pop(task_id, None)
-        if remembered is None:
+        if remembered is None and fresh:
+            remembered = {}, [-1]
+        elif remembered is None:
             query = select(_M.message_id, _M.number).where(_M.task_id == task_id)
             async with self._engine.connect() as connection:
                 rows = await connection.execute(query)

@@ -84,12 +84,13 @@ class SqlTraceStore:
         messages: Sequence[TracedMessage],
         *,
         cut: bool = False,
+        fresh: bool = False,
     ) -> None:
         task_id = owner.task_id
         firsts = _first_namers(entries)
         unique = {m.message_id: m for m in messages}
         order = sorted(unique, key=lambda i: firsts.get(i, "~"))  # as first named
-        numbers = await self._numbers.numbered(task_id, order)
+        numbers = await self._numbers.numbered(task_id, order, fresh)
         rows = {e.entry_id: _entry_row(e, numbers) for e in entries}
         least = min(rows, default="")
         kept = {

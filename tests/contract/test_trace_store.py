@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from sqlalchemy import delete
+from sqlalchemy.exc import IntegrityError
 
 from records.tasks import TokenUsage
 from records.traces.model import (
@@ -278,3 +279,44 @@ async def test_a_long_trace_reads_whole_page_by_page(store: TraceStore) -> None:
     head = await store.head("t1")
     assert head is not None
     assert head.entries == 450
+
+
+async def test_a_fresh_tasks_write_reads_nothing_first_and_its_trace_goes_on(
+    store: TraceStore,
+) -> None:
+    first = [message(1), message(2)]
+    await store.write(owner(), [model_call("t1", 1, ("m" + "0" * 30 + "1",))], first, fresh=True)
+    ids = (first[0].message_id, first[1].message_id, message(4).message_id)
+    await store.write(owner(), [model_call("t1", 2, ids)], [message(4)])
+
+    page = await store.page("t1", "", 10)
+    assert [e.entry_id for e in page.entries] == [entry_id(1_001, 1), entry_id(1_002, 2)]
+    assert page.entries[1].detail == model_call("t1", 2, ids).detail
+    assert {m.message_id for m in page.messages} == {m.message_id for m in (*first, message(4))}
+
+
+async def test_a_fresh_write_of_a_task_another_writer_kept_fails_and_its_retry_holds(
+    backend: Migrated | None,
+) -> None:
+    """Two replicas' stores: the second believes the task fresh (a takeover of a task that
+    never checkpointed); its write fails on the numbers the first took, nothing of it is
+    kept, and the retry (not fresh: it reads what was kept) is kept whole."""
+    if backend is None:
+        pytest.skip("one process's memory has no second writer to meet")
+    async with emptied(backend) as one, emptied(backend) as two:
+        first, second = SqlTraceStore(one), SqlTraceStore(two)
+        ids = (message(1).message_id,)
+        await first.write(owner(), [model_call("t1", 1, ids)], [message(1)], fresh=True)
+        later = model_call("t1", 2, (message(1).message_id, message(2).message_id))
+        with pytest.raises(IntegrityError):  # the task's message number 0 is taken
+            await second.write(owner(), [later], [message(2)], fresh=True)
+        head = await second.head("t1")
+        assert head is not None
+        assert head.entries == 1
+        await second.write(owner(), [later], [message(2)])
+        page = await second.page("t1", "", 10)
+        assert [e.detail for e in page.entries] == [model_call("t1", 1, ids).detail, later.detail]
+        assert {m.message_id for m in page.messages} == {
+            message(1).message_id,
+            message(2).message_id,
+        }
