@@ -73,9 +73,10 @@ class _Timed:
         messages: Sequence[TracedMessage],
         *,
         cut: bool = False,
+        fresh: bool = False,
     ) -> None:
         started = time.perf_counter()
-        await self._store.write(owner, entries, messages, cut=cut)
+        await self._store.write(owner, entries, messages, cut=cut, fresh=fresh)
         self.writes.append(time.perf_counter() - started)
 
     async def head(self, task_id: str) -> TraceHead | None:
