@@ -232,19 +232,24 @@ class Endings:
                 task.replay = await replay.report(task.final_answer)
             except Exception:
                 log.exception("could not compare a replay with its recording")
+        # Its trace whole before its end is seen: written beside the end's other writes
+        # (on one database, one commit can carry them all).
+        recording = run.state.recording
+        traced = asyncio.ensure_future(recording.flush()) if recording is not None else None
         try:
             # Told before the end is stored: what they write is durable before it is seen.
             await persist(lambda: self._notices.task_status(task, status, previous))
             await persist(run.transcript.save)
         except TaskAlreadyTerminalError:
+            await _written(traced)
             return False  # a late end after a cancel: dropped
         except Exception:
             log.exception("could not store a task's end", status=status.value)
+            await _written(traced)
             return False
         if self._before_event is not None:
             await self._before_event(task, run)
-        if run.state.recording is not None:  # its trace whole before its end is seen
-            await run.state.recording.flush()
+        await _written(traced)
         try:
             await persist(
                 lambda: run.transcript.emit(
@@ -267,6 +272,12 @@ class Endings:
             completion_tokens=task.usage.completion_tokens,
         )
         return True
+
+
+async def _written(traced: asyncio.Future[None] | None) -> None:
+    """Wait for a run's trace flush (started with its end's writes)."""
+    if traced is not None:
+        await traced
 
 
 def _restored(run: TaskRun, answer: str) -> str:
