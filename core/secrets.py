@@ -21,6 +21,7 @@ a secret, so a key split across two pieces is caught whole.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -105,6 +106,7 @@ def configure(extra_patterns: Iterable[str] = ()) -> None:
         re.compile(pattern)  # a bad pattern fails here, at start-up
     _patterns = re.compile("|".join(f"(?:{p})" for p in (*BUILTIN_PATTERNS, *extra)))
     _triggers = re2.compile(TRIGGERS) if not extra else None
+    _scrubbed.cache_clear()
 
 
 def secret_key(key: object) -> bool:
@@ -124,6 +126,18 @@ def scrub(text: str) -> str:
     if _triggers is not None and _triggers.search(text) is None:
         return text
     return _patterns.sub(_replace, text)
+
+
+@functools.lru_cache(maxsize=256)
+def _scrubbed(text: str) -> str:
+    return scrub(text)
+
+
+def scrub_repeated(text: str) -> str:
+    """`scrub` for text that comes again and again (an agent's instructions and its
+    tools' descriptions open every prompt of its tasks): a long text's result is kept for
+    the next time (the last 256 of them; `configure` forgets them)."""
+    return _scrubbed(text) if len(text) >= 512 else scrub(text)
 
 
 def redact(value: Any) -> Any:

@@ -6,13 +6,12 @@ they make."""
 
 from __future__ import annotations
 
-import functools
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from core.secrets import redact, scrub
+from core.secrets import redact, scrub, scrub_repeated
 from records import events as ev
 from records.messages import Message, ModelResponse, ModelSettings, ToolCall
 from records.tasks import TokenUsage
@@ -85,18 +84,10 @@ def requests(calls: Sequence[ToolCall], limit: int) -> tuple[tuple[TracedToolReq
     return tuple(traced), cut
 
 
-@functools.lru_cache(maxsize=256)
-def _scrubbed(text: str) -> str:
-    """A long text scrubbed, kept for the next message with the same text: an agent's
-    instructions and its tools' descriptions open every task's prompts, and a text
-    with a credential's mark costs the patterns' full search."""
-    return scrub(text)
-
-
 def message(sent: Message, limit: int) -> TracedMessage:
     """A message as a trace keeps it: redacted, cut, named by its content address."""
     text = sent.content
-    content, cut = capped(_scrubbed(text) if len(text) >= 512 else scrub(text), limit)
+    content, cut = capped(scrub_repeated(text), limit)
     calls, cut_calls = requests(sent.tool_calls, limit)
     asked = "".join(
         f"{len(c.id)}:{c.id}{len(c.name)}:{c.name}{len(c.arguments_json)}:{c.arguments_json}"

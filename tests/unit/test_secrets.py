@@ -278,3 +278,11 @@ def test_an_operators_pattern_turns_the_quick_check_off() -> None:
     assert scrub("plain acme-internal-12345678") == f"plain {REDACTED}"
     secrets.configure([])
     assert secrets._triggers is not None
+
+
+def test_a_repeated_long_text_is_scrubbed_as_scrub_does_also_after_new_patterns() -> None:
+    long = "Instructions for the support agent. " * 20 + f"key {API_KEY} end"
+    assert secrets.scrub_repeated(long) == scrub(long)
+    assert API_KEY not in secrets.scrub_repeated(long)
+    secrets.configure([r"support agent"])  # what was kept is forgotten
+    assert "support agent" not in secrets.scrub_repeated(long)
