@@ -18,8 +18,10 @@ from sqlalchemy import (
     Boolean,
     Integer,
     bindparam,
+    case,
     delete,
     func,
+    null,
     or_,
     select,
     update,
@@ -70,9 +72,7 @@ class SqlTraceStore:
         self._numbers = MessageNumbers(database.engine)
         # Built once: each write binds its values (compiled once, from SQLAlchemy's cache).
         self._count = self._counting()
-        self._message = insert_of(dialect, trace_messages).on_conflict_do_nothing(
-            index_elements=[_M.task_id, _M.message_id]
-        )
+        self._message = _message_insert(dialect)
         self._entry = insert_of(dialect, trace_entries).on_conflict_do_nothing(
             index_elements=[_E.task_id, _E.entry_id]
         )
@@ -299,3 +299,15 @@ def _head(row: Any) -> TraceHead:
         started=aware(row.started),
     )
     return TraceHead(owner, int(row.entries), int(row.bytes), bool(row.cut))
+
+
+def _message_insert(dialect: str) -> Any:
+    """The messages' INSERT: a message already kept is kept as it is, if under the same
+    number; under another (this writer's numbers were stale: another replica wrote the
+    task since) the row's number would become NULL, which its column refuses: the write
+    fails whole, the store forgets the task's numbers and the retry reads them again."""
+    statement = insert_of(dialect, trace_messages)
+    same = case((_M.number == statement.excluded.number, _M.number), else_=null())
+    return statement.on_conflict_do_update(
+        index_elements=[_M.task_id, _M.message_id], set_={"number": same}
+    )
