@@ -87,7 +87,8 @@ _patterns: re.Pattern[str] = re.compile("|".join(f"(?:{p})" for p in BUILTIN_PAT
 TRIGGERS = (
     r"agd_|eyJ|sk-|gh[pousr]_|github_pat_|AKIA|ASIA|ABIA|ACCA|xox|AIza|-----BEGIN|://|"
     r"(?i:bearer|passw|pwd|secret|token|api_?key|aws)|"
-    r"[?&;](?i:" + _QUERY_NAMES + r")="
+    r"[?&;](?i:" + _QUERY_NAMES + r")=|"
+    r"[\x{130}\x{131}\x{17f}\x{212a}]"  # letters re folds into i, s, k where RE2 may not
 )
 """What every built-in pattern's match contains (a literal, or the start of a secret
 query parameter): a text with none of them has nothing to scrub. Found by RE2 in linear
@@ -123,9 +124,18 @@ def _replace(match: re.Match[str]) -> str:
 
 def scrub(text: str) -> str:
     """`text` with every credential-shaped part replaced."""
-    if _triggers is not None and _triggers.search(text) is None:
+    if _triggers is not None and not _marked(text):
         return text
     return _patterns.sub(_replace, text)
+
+
+def _marked(text: str) -> bool:
+    """Whether `text` may hold something the patterns match (a text RE2 cannot take, one
+    with a lone surrogate, is searched by the patterns)."""
+    try:
+        return _triggers.search(text) is not None
+    except UnicodeEncodeError:
+        return True
 
 
 @functools.lru_cache(maxsize=256)

@@ -286,3 +286,21 @@ def test_a_repeated_long_text_is_scrubbed_as_scrub_does_also_after_new_patterns(
     assert API_KEY not in secrets.scrub_repeated(long)
     secrets.configure([r"support agent"])  # what was kept is forgotten
     assert "support agent" not in secrets.scrub_repeated(long)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "APİ_KEY=abcdefgh1234",  # a Turkish locale's upper case of api_key
+        "apı_key=abcdefgh1234",
+        "https://e.example/x?sıg=abcdef123456",
+        "https://e.example/x?x-amz-sıgnature=abcdef123456",
+        "paſſword=hunter2hunter",
+        "bad \ud800 sk-proj-abcdefghijklmnopqrstuvwxyz012345",  # a lone surrogate: no RE2
+        "bad \ud800 and nothing else",
+    ],
+)
+def test_letters_case_folding_treats_alike_and_text_re2_cannot_take_are_scrubbed_in_full(
+    text: str,
+) -> None:
+    assert scrub(text) == _full(text)
