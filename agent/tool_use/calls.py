@@ -256,7 +256,8 @@ class ToolCalls:
         data, error, text = result.data, result.error, result.text
         if error is None and name == SEARCH_KNOWLEDGE and self.specs[name].source == "builtin":
             run.transcript.citations.extend(citations_of(data))
-        if error is None and name == WRITE_ARTIFACT and self.specs[name].source == "builtin":
+        wrote = source is LIVE and name == WRITE_ARTIFACT  # a replay's recorded write wrote none
+        if error is None and wrote and self.specs[name].source == "builtin":
             update = updated_event(data)
             if update is not None:
                 await run.transcript.emit(update)

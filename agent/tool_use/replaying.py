@@ -204,6 +204,8 @@ def from_recording(invocation: Invocation, trace: ToolCallTrace) -> ToolCallResu
             kind = ToolErrorKind(trace.error_kind)
         except ValueError:
             kind = ToolErrorKind.FAILED
+        if kind is ToolErrorKind.RESUMABLE:  # a replay waits for no one's ResumeTask
+            kind = ToolErrorKind.FAILED
         error = ToolCallError(kind, trace.error or trace.result_text)
     data = None if error is not None else trace.result
     return ToolCallResult(invocation.call_id, invocation.name, data, trace.result_text, 0.0, error)

@@ -17,6 +17,7 @@ from agent.llm.testing import ScriptedModel, text, tool_calls
 from agent.parts import EngineParts
 from agent.recording.traces import Traces
 from agent.tool_use.divergence import CallShape, divergence
+from agent.tool_use.replaying import from_recording
 from core.identity import CallContext
 from records import events as ev
 from records import serialization
@@ -24,6 +25,8 @@ from records.agents.definition import AgentDefinition
 from records.execution import ExecutionMode
 from records.requests import TaskRequest
 from records.tasks import Task, TaskStatus
+from records.tools.invocation import Invocation
+from records.tools.outcomes import ToolErrorKind
 from records.traces.model import (
     ToolCallTrace,
     ToolSource,
@@ -286,3 +289,47 @@ async def test_ask_user_is_answered_from_the_recording_and_nobody_is_asked(
     assert task.replay is not None
     assert not task.replay.diverged
     assert task.replay.recorded_calls == 1
+
+
+def test_a_recorded_resumable_failure_replays_as_a_plain_failure() -> None:
+    """Nothing in a replay waits for a person's ResumeTask: the recorded call's resumable
+    error comes back as a failure the model sees (the run does not park)."""
+    recorded = ToolCallTrace(
+        call_id="call_1",
+        tool="lookup",
+        arguments={"q": "x"},
+        arguments_key="k",
+        result_text="the server asks for a new token",
+        result=None,
+        error_kind=ToolErrorKind.RESUMABLE.value,
+        error="the server asks for a new token",
+    )
+    result = from_recording(Invocation.of("lookup", {"q": "x"}, "call_9"), recorded)
+    assert result.error is not None
+    assert result.error.kind is ToolErrorKind.FAILED
+    assert (result.call_id, result.text) == ("call_9", "the server asks for a new token")
+
+
+async def test_a_recorded_artifact_write_announces_no_artifact(tmp_path: Path) -> None:
+    """The recording's write_artifact result names the artifact the recorded task wrote;
+    the replay wrote none, so it says no artifact_updated of it."""
+    written = {"name": "report.md", "content": "# hi"}
+    data = {
+        "name": "report.md",
+        "version": 1,
+        "media_type": "text/markdown",
+        "size": 4,
+        "writer_task_id": SOURCE,
+    }
+    env = make_env(tmp_path)
+    store = await _recorded(_call(1, "write_artifact", written, "wrote report.md v1", data))
+    model = ScriptedModel([tool_calls(("write_artifact", written)), text("written")])
+    task = await _replay(env, store, model, ("write_artifact",))
+    kinds: list[str] = []
+    async for event in env.store.read_events("acme", task.task_id):
+        kinds.append(event.payload.type)
+        if event.sequence >= task.last_sequence:
+            break
+    assert "tool_call_finished" in kinds
+    assert "artifact_updated" not in kinds
+    assert await _sources(store, task) == [ToolSource.RECORDED]
