@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 
 import re2
 from jsonschema import Draft202012Validator
+from jsonschema.exceptions import SchemaError
+from referencing.exceptions import Unresolvable
 
 from records.evals.model import Grader, GraderKind, GraderResult, TrajectoryMatch
 from records.tasks import TokenUsage
@@ -62,7 +64,10 @@ def _json_schema(grader: Grader, answer: str) -> tuple[bool, str]:
         value = json.loads(answer)
     except ValueError as error:
         return False, f"the answer is not JSON: {error}"
-    problem = next(Draft202012Validator(dict(grader.schema or {})).iter_errors(value), None)
+    try:
+        problem = next(Draft202012Validator(dict(grader.schema or {})).iter_errors(value), None)
+    except (Unresolvable, SchemaError, RecursionError) as error:  # the schema's own fault
+        return False, f"the schema cannot be applied: {type(error).__name__}: {error}"[:500]
     if problem is None:
         return True, ""
     where = "/".join(str(p) for p in problem.absolute_path) or "(the answer)"

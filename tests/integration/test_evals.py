@@ -326,6 +326,11 @@ async def test_a_replayed_case_of_a_task_that_is_not_there_fails_naming_it(
         started = await h.client.run_eval("support@2", cases=[case], idempotency_key="k1")
         again = await h.client.run_eval("support@2", cases=[case], idempotency_key="k1")
         assert again.eval_run_id == started.eval_run_id  # a retry answers the same run
+        stricter = evals_pb2.EvalGate(min_pass_rate=1, allowed_regressed_cases=0, max_regression=0)
+        with pytest.raises(client_errors.IdempotencyConflictError):  # not the first run's
+            await h.client.run_eval(
+                "support@2", cases=[case], idempotency_key="k1", gate=stricter, parallelism=2
+            )
         run = await _finished(h.client, started.eval_run_id)
         assert run.state == evals_pb2.EVAL_RUN_STATE_FINISHED
         assert not run.gate_passed

@@ -27,6 +27,7 @@ from core.errors import (
 from core.identity import CallContext, Principal
 from core.roles import Action, RoleTable
 from records.agents.definition import split_reference
+from records.evals.codec import cases_to_json, gate_to_json, grader_to_json
 from records.evals.model import (
     Dataset,
     EvalCase,
@@ -305,10 +306,26 @@ def _source_problems(source: TaskSource) -> list[FieldViolation]:
 
 
 def _fingerprint(request: EvalRequest) -> str:
+    """Everything a run is asked to do: a retry with the same idempotency key and another
+    request (a tightened gate, other cases) is a conflict, never the first run's answer."""
+    source = request.source
     data = {
         "agent": request.agent,
         "dataset": request.dataset_id,
-        "cases": [c.case_id or c.input for c in request.cases],
+        "cases": cases_to_json(request.cases),
+        "source": None
+        if source is None
+        else {
+            "agent": source.agent,
+            "labels": dict(source.labels),
+            "limit": source.limit,
+            "tools": source.tools,
+            "graders": [grader_to_json(g) for g in source.graders],
+        },
         "baseline": request.baseline_run_id,
+        "parallelism": request.parallelism,
+        "gate": gate_to_json(request.gate),
+        "labels": dict(request.labels),
     }
-    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
+    text = json.dumps(data, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()

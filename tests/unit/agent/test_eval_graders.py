@@ -52,6 +52,16 @@ def test_json_schema_needs_json_valid_against_the_schema() -> None:
     assert not_json.reason.startswith("the answer is not JSON")
 
 
+def test_a_schema_that_cannot_be_applied_fails_its_grade_and_nothing_else() -> None:
+    """A `$ref` to nowhere passes the schema's own check; at grading it fails this grade,
+    saying why, instead of raising (which would end every case of the run)."""
+    grader = Grader(K.JSON_SCHEMA, schema={"$ref": "#/$defs/nowhere"})
+    failed = grade(grader, Outcome('{"n": 3}'))
+    assert not failed.passed
+    assert failed.reason.startswith("the schema cannot be applied: ")
+    assert "nowhere" in failed.reason
+
+
 @pytest.mark.parametrize(
     ("match", "calls", "passed"),
     [
