@@ -265,6 +265,19 @@ class RunRecording:
         """Return once what this run queued is written."""
         await self._recorder.flush()
 
+    async def resume(self) -> None:
+        """A later run of the task (woken, taken over) goes on from what its runs before
+        kept: the task's cap counts them too, and a trace cut stays cut. A store out of
+        reach leaves this run counting from nothing (it is logged)."""
+        try:
+            head = await self.traces.store.head(self.owner.task_id)
+        except Exception:
+            log.exception("could not read what a task's trace kept", task_id=self.owner.task_id)
+            return
+        if head is not None:
+            self._bytes = max(self._bytes, head.bytes)
+            self._cut = self._cut or head.cut
+
     def _entry(self, step_id: str, detail: TraceDetail, cut: bool) -> TraceEntry:
         return TraceEntry(self.owner.task_id, self.entry_id(), step_id, _now(), detail, cut)
 

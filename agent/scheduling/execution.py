@@ -206,6 +206,8 @@ class Runner:
             at_once = fresh and not run.task.conversation_id and ticket.take_now()
             if fresh and not at_once:  # both at once: one commit, not two in a row
                 await asyncio.gather(self._history.record(run.task), run.checkpoint())
+            if not fresh and run.state.recording is not None:  # the task's cap, not the run's
+                await run.state.recording.resume()
             if self._memory is not None and run.task.conversation_id:
                 await self._memory.take_turn(run)  # Parked while the tasks before it run
             async with ticket.slot():

@@ -19,12 +19,14 @@ from agent.limits import EngineConfig
 from agent.llm.roles import ModelRoles
 from agent.llm.testing import FunctionModel, text, tool_calls
 from agent.parts import EngineParts
+from agent.recording.recorder import Recorder
 from agent.recording.traces import DEFAULT_ARGUMENTS_KEY, Traces
 from core.identity import CallContext, Principal
 from records import events as ev
 from records.execution import ExecutionMode
 from records.messages import Message, ModelResponse, ModelSettings, ToolDefinition
 from records.requests import TaskRequest
+from records.tasks import Task
 from records.tools.model import JSONValue, PermissionLevel, RiskLevel, Tool, ToolOutput, ToolSpec
 from records.traces.model import (
     ModelCallTrace,
@@ -235,3 +237,41 @@ async def test_no_trace_is_kept_without_traces(tmp_path: Path) -> None:
     task_id = await run_task(engine)
 
     assert await store.head(task_id) is None
+
+
+def verdict(n: int, feedback: str) -> ev.ReflectionVerdict:
+    return ev.ReflectionVerdict(f"s{n}", 1, 1, 1, 1, 1, True, "accept", feedback)
+
+
+async def test_a_later_run_of_a_task_counts_what_its_runs_before_kept_against_the_cap() -> None:
+    """A woken or taken-over run goes on from the task's trace: the cap is the task's, and
+    a trace cut stays cut (each run counting from nothing would keep a cap per run)."""
+    store = InMemoryTraceStore()
+    traces = Traces(store, max_task_bytes=2_000)
+    recorder = Recorder(traces)
+    task = Task("task_capped", "acme", "ann", "go")
+    first = recorder.for_run(task, fresh=True)
+    for n in range(6):
+        first.event(verdict(n, "x" * 200))
+    await recorder.drain()
+    kept = await store.head(task.task_id)
+    assert kept is not None
+    assert not kept.cut
+    assert 1_000 < kept.bytes <= 2_000
+
+    later = recorder.for_run(task)
+    await later.resume()
+    for n in range(6, 12):
+        later.event(verdict(n, "x" * 200))
+    await recorder.drain()
+    head = await store.head(task.task_id)
+    assert head is not None
+    assert head.cut
+    assert head.bytes <= 2_000
+
+    again = recorder.for_run(task)
+    await again.resume()  # cut stays cut: nothing more is kept
+    again.event(verdict(99, "late"))
+    await recorder.drain()
+    last = await store.head(task.task_id)
+    assert last == head
