@@ -3,9 +3,11 @@ a field violation naming the case (by position and id) and the field."""
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
 import re2
 from jsonschema import Draft202012Validator
@@ -30,17 +32,39 @@ def with_ids(cases: Sequence[EvalCase], first: int = 1) -> tuple[EvalCase, ...]:
     )
 
 
-def check_cases(cases: Sequence[EvalCase], where: str = "cases") -> None:
-    """InvalidArgumentError listing every problem of `cases` (ids already assigned)."""
+def task_context(case: EvalCase) -> dict[str, Any]:
+    """The context of a case's task: its own, with its earlier turns as `earlier_turns`."""
+    context = dict(case.context)
+    if case.turns:
+        context["earlier_turns"] = [{"role": t.role, "content": t.content} for t in case.turns]
+    return context
+
+
+def check_cases(
+    cases: Sequence[EvalCase],
+    where: str = "cases",
+    *,
+    max_input: int = MAX_INPUT_CHARS,
+    max_context: int | None = None,
+) -> None:
+    """InvalidArgumentError listing every problem of `cases` (ids already assigned); an
+    input longer than `max_input` characters, a task context (`task_context`) larger than
+    `max_context` bytes as JSON are problems too (a task's own limits: the case could
+    never start)."""
     problems: list[FieldViolation] = []
     if len(cases) > MAX_CASES:
         problems.append(FieldViolation(where, f"has more than {MAX_CASES} cases"))
     seen: set[str] = set()
     for index, case in enumerate(cases):
         at = f"{where}[{index}]"
+        found = case_problems(case, seen)
+        if len(case.input) > max_input:
+            found.append(("input", f"is longer than a task's {max_input} characters"))
+        size = len(json.dumps(task_context(case), separators=(",", ":"), default=str).encode())
+        if max_context is not None and size > max_context:
+            found.append(("context", f"with its turns is {size} bytes; at most {max_context}"))
         problems += [
-            FieldViolation(f"{at}.{name}", f"case {case.case_id!r}: {why}")
-            for name, why in case_problems(case, seen)
+            FieldViolation(f"{at}.{name}", f"case {case.case_id!r}: {why}") for name, why in found
         ]
         seen.add(case.case_id)
     if problems:

@@ -38,6 +38,7 @@ from records.evals.model import (
     ReplayReport,
 )
 from records.evals.scoring import finished
+from records.evals.validation import task_context
 from records.events import ToolCallStarted
 from records.requests import TaskRequest
 from records.tasks import Task, TaskStatus
@@ -210,13 +211,8 @@ class EvalRunner:
             return await self._replayer.replay(
                 context, case.from_task_id, evaluation.agent, planned.tools, labels
             )
-        task_context = dict(case.context)
-        if case.turns:
-            task_context["earlier_turns"] = [
-                {"role": t.role, "content": t.content} for t in case.turns
-            ]
         request = TaskRequest(
-            goal=case.input, context=task_context, labels=labels, agent=evaluation.agent
+            goal=case.input, context=task_context(case), labels=labels, agent=evaluation.agent
         )
         task, _ = await self._engine.start_or_steer(request, context)
         return task

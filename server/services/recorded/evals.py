@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 
 from agent.definitions.catalog import Agents
 from agent.engine import Engine
+from agent.limits import MAX_CONTEXT_BYTES, MAX_TASK_CHARS
 from agent.requests import MAX_LABELS, label_violations
 from core.errors import (
     AgentNotFoundError,
@@ -100,7 +101,7 @@ class EvalService:
         if problems:
             raise InvalidArgumentError(problems)
         cases = with_ids(dataset.cases)
-        check_cases(cases, "dataset.cases")
+        check_cases(cases, "dataset.cases", **TASK_LIMITS)
         kept = Dataset(
             dataset_id=new_dataset_id(),
             tenant=caller.tenant,
@@ -221,7 +222,7 @@ class EvalService:
         if request.dataset_id:
             stored = (await self.get_dataset(caller, request.dataset_id)).cases
         inline = with_ids(request.cases, len(stored) + 1)
-        check_cases(inline, "cases")
+        check_cases(inline, "cases", **TASK_LIMITS)
         planned = [PlannedCase(i, c) for i, c in enumerate((*stored, *inline))]
         if request.source is not None:
             drawn = await self._drawn(caller, request.source)
@@ -303,6 +304,10 @@ def _source_problems(source: TaskSource) -> list[FieldViolation]:
     if source.tools not in ("recorded", "read_only"):
         problems.append(FieldViolation("from_tasks.tools", "is recorded or read_only"))
     return problems
+
+
+TASK_LIMITS = {"max_input": MAX_TASK_CHARS, "max_context": MAX_CONTEXT_BYTES}
+"""A case's input and context within a task's own limits (else it could never start)."""
 
 
 def _fingerprint(request: EvalRequest) -> str:

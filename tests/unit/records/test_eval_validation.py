@@ -21,7 +21,7 @@ from records.evals.model import (
     ReplayReport,
     TrajectoryMatch,
 )
-from records.evals.validation import check_cases, check_gate, with_ids
+from records.evals.validation import check_cases, check_gate, task_context, with_ids
 from records.tasks import TokenUsage
 
 K = GraderKind
@@ -113,3 +113,24 @@ def test_cases_and_results_keep_every_field_through_json() -> None:
         ReplayReport("task-0", "read_only", True, "answer", 0, "x", "y", 1, 2, 3),
     )
     assert result_from_json(json.loads(json.dumps(result_to_json(result)))) == result
+
+
+def test_a_case_past_a_tasks_own_limits_is_refused_when_it_is_stored() -> None:
+    """A case that could never start as a task (its input past a task's characters, its
+    context with its earlier turns past a task's bytes) is refused up front."""
+    grader = (Grader(GraderKind.CONTAINS, expected="x"),)
+    turns = tuple(EvalTurn("user", "y" * 600) for _ in range(20))
+    cases = (
+        EvalCase("long", "x" * 5_001, graders=grader),
+        EvalCase("chatty", "hi", turns=turns, graders=grader),
+        EvalCase("fine", "hi", graders=grader),
+    )
+    with pytest.raises(InvalidArgumentError) as refused:
+        check_cases(cases, max_input=5_000, max_context=10 * 1024)
+    assert [v.field for v in refused.value.field_violations] == [
+        "cases[0].input",
+        "cases[1].context",
+    ]
+    assert "with its turns is" in refused.value.field_violations[1].description
+    check_cases(cases[2:], max_input=5_000, max_context=10 * 1024)
+    assert task_context(cases[1])["earlier_turns"][0] == {"role": "user", "content": "y" * 600}
