@@ -9,8 +9,9 @@ Contract (tests/contract/test_trace_store.py runs it on memory, SQLite and Postg
 - `page` reads a task's entries in entry-id order after `after` (at most `limit`), with
   the messages they name that no entry before `after` named.
 - `children` are the task ids whose trace names `task_id` as their parent, oldest first.
-- `sweep` (retention) deletes the traces of tasks started before `before` (their
-  entries, messages and owner), at most `limit` tasks per call; `forget_user` deletes
+- `sweep` (retention) deletes the traces not written since `before` (their entries,
+  messages and owner; a task parked for long keeps its trace while it runs), at most
+  `limit` tasks per call, the longest unwritten first; `forget_user` deletes
   every trace of a tenant's user. Both return how many tasks' traces went.
 """
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import bisect
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import UTC, datetime
 
 from records.traces.model import (
     ModelCallTrace,
@@ -25,11 +25,14 @@ class _Trace:
     """Entry ids, sorted."""
     entries: dict[str, TraceEntry] = field(default_factory=dict)
     messages: dict[str, TracedMessage] = field(default_factory=dict)
+    written: datetime = field(default_factory=lambda: datetime.now(UTC))
+    """When it was last written (a trace not written since the retention is swept)."""
 
 
 class InMemoryTraceStore:
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
         self._traces: dict[str, _Trace] = {}
+        self._clock = clock
 
     async def write(
         self,
@@ -53,6 +56,7 @@ class InMemoryTraceStore:
                 trace.entries[entry.entry_id] = entry
                 bisect.insort(trace.ids, entry.entry_id)
                 added += entry_bytes(entry)
+        trace.written = self._clock()
         head = trace.head
         trace.head = replace(
             head, entries=len(trace.ids), bytes=head.bytes + added, cut=head.cut or cut
@@ -87,7 +91,8 @@ class InMemoryTraceStore:
         ]
 
     async def sweep(self, before: datetime, limit: int) -> int:
-        old = [k for k, t in self._traces.items() if t.head.owner.started < before][:limit]
+        by_age = sorted(self._traces.items(), key=lambda kept: kept[1].written)
+        old = [k for k, t in by_age if t.written < before][:limit]
         for task_id in old:
             del self._traces[task_id]
         return len(old)

@@ -9,13 +9,14 @@ changes nothing. Reads go through the engine's own connections.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import (
     BigInteger,
     Boolean,
+    DateTime,
     Integer,
     bindparam,
     case,
@@ -53,13 +54,19 @@ CHUNK = 200
 """Rows per INSERT statement (well under either database's limit of parameters)."""
 
 
+def _utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
 class SqlTraceStore:
     """TraceStore on a database (owned by the caller). Also `Expiring` (retention):
     `sweep` deletes the oldest tasks' traces."""
 
     name = "task traces"
 
-    def __init__(self, database: Database) -> None:
+    def __init__(self, database: Database, clock: Callable[[], datetime] = _utcnow) -> None:
+        self._clock = clock
+        """When a write is (a trace not written since the retention is swept)."""
         self._engine = database.engine
         self._writer = database.writer
         dialect = database.dialect
@@ -103,9 +110,10 @@ class SqlTraceStore:
             "b_n": len(rows),
             "b_added": sum(r["bytes"] for r in (*rows.values(), *kept.values())),
             "b_cut": cut,
+            "b_written": self._clock().astimezone(UTC),
         }
         steps: list[tuple[UpdateBase, Params]] = [
-            (self._head, _head_row(owner)),
+            (self._head, _head_row(owner, self._clock())),
             (self._count, counts),
         ]
         if kept:  # each table's rows in one executemany
@@ -141,6 +149,7 @@ class SqlTraceStore:
                 - entry_weight.scalar_subquery()
                 - message_weight.scalar_subquery(),
                 cut=or_(_H.cut, bindparam("b_cut", type_=Boolean)),
+                written=bindparam("b_written", type_=DateTime(timezone=True)),
             )
         )
 
@@ -190,10 +199,10 @@ class SqlTraceStore:
             return list((await connection.scalars(query)).all())
 
     async def sweep(self, before: datetime, limit: int) -> int:
-        """Delete the traces of at most `limit` tasks started before `before`, oldest
+        """Delete the traces of at most `limit` tasks not written since `before`, oldest
         first (two replicas sweeping at once delete the same traces once)."""
         when = before.astimezone(UTC)
-        picked = select(_H.task_id).where(_H.started < when).order_by(_H.started).limit(limit)
+        picked = select(_H.task_id).where(_H.written < when).order_by(_H.written).limit(limit)
         async with self._engine.connect() as connection:
             ids = list((await connection.scalars(picked)).all())
         return await self._delete(ids)
@@ -247,7 +256,7 @@ def _first_namers(entries: Sequence[TraceEntry]) -> dict[str, str]:
     return firsts
 
 
-def _head_row(owner: TraceOwner) -> dict[str, Any]:
+def _head_row(owner: TraceOwner, written: datetime) -> dict[str, Any]:
     return {
         "task_id": owner.task_id,
         "tenant": owner.tenant,
@@ -260,6 +269,7 @@ def _head_row(owner: TraceOwner) -> dict[str, Any]:
         "entries": 0,
         "bytes": 0,
         "cut": False,
+        "written": written.astimezone(UTC),
     }
 
 

@@ -28,12 +28,14 @@ trace_heads = Table(
     Column("entries", Integer, nullable=False),
     Column("bytes", BigInteger, nullable=False),
     Column("cut", Boolean, nullable=False),
-    Index("ix_trace_heads_started", "started"),
+    Column("written", DateTime(timezone=True), nullable=False),
+    Index("ix_trace_heads_written", "written"),
     Index("ix_trace_heads_user", "tenant", "user"),
     Index("ix_trace_heads_parent", "parent_task_id", "started"),
 )
-"""Whose trace it is (reads are checked against it; the sweeper finds it by `started`,
-ForgetUser by tenant and user, a task's children by `parent_task_id`)."""
+"""Whose trace it is (reads are checked against it; the sweeper finds it by when it was
+last `written`, so a task parked for long keeps its trace while it runs; ForgetUser by
+tenant and user; a task's children by `parent_task_id`)."""
 
 trace_entries = Table(
     "trace_entries",

@@ -64,13 +64,28 @@ async def emptied(migrated: Migrated) -> AsyncIterator[Database]:
         await database.close()
 
 
+class Clock:
+    """When the store's writes are (a test moves it)."""
+
+    def __init__(self) -> None:
+        self.now = T0
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
 @pytest.fixture
-async def store(backend: Migrated | None) -> AsyncIterator[TraceStore]:
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+async def store(backend: Migrated | None, clock: Clock) -> AsyncIterator[TraceStore]:
     if backend is None:
-        yield InMemoryTraceStore()
+        yield InMemoryTraceStore(clock)
         return
     async with emptied(backend) as database:
-        yield SqlTraceStore(database)
+        yield SqlTraceStore(database, clock)
 
 
 def owner(task_id: str = "t1", **fields: object) -> TraceOwner:
@@ -227,23 +242,28 @@ async def test_children_are_listed_oldest_first_and_only_theirs(store: TraceStor
     assert await store.children("late") == []
 
 
-async def test_the_sweep_deletes_the_oldest_traces_a_few_at_a_time(store: TraceStore) -> None:
+async def test_the_sweep_deletes_the_traces_longest_unwritten_a_few_at_a_time(
+    store: TraceStore, clock: Clock
+) -> None:
     for n in range(5):
         task_id = f"t{n}"
-        started = T0 + timedelta(hours=n)
+        clock.now = T0 + timedelta(hours=n)
         await store.write(
-            owner(task_id, started=started),
+            owner(task_id, started=T0),  # all started at once: the last write decides
             [model_call(task_id, 1, (message(1).message_id,))],
             [message(1)],
         )
+    clock.now = T0 + timedelta(hours=9)  # t0, started first, still being written (parked)
+    await store.write(owner("t0", started=T0), [tool_call("t0", 2)], [])
 
-    assert await store.sweep(T0 + timedelta(hours=3), 2) == 2
-    assert await store.sweep(T0 + timedelta(hours=3), 2) == 1
-    assert await store.sweep(T0 + timedelta(hours=3), 2) == 0
+    assert await store.sweep(T0 + timedelta(hours=4), 2) == 2
+    assert await store.sweep(T0 + timedelta(hours=4), 2) == 1
+    assert await store.sweep(T0 + timedelta(hours=4), 2) == 0
 
-    assert [await store.head(f"t{n}") is None for n in range(5)] == [True] * 3 + [False] * 2
-    assert (await store.page("t0", "", 10)).entries == ()
-    assert len((await store.page("t3", "", 10)).messages) == 1
+    assert [await store.head(f"t{n}") is None for n in range(5)] == [False] + [True] * 3 + [False]
+    assert (await store.page("t1", "", 10)).entries == ()
+    assert len((await store.page("t0", "", 10)).entries) == 2
+    assert len((await store.page("t4", "", 10)).messages) == 1
 
 
 async def test_forget_user_deletes_only_that_users_traces(store: TraceStore) -> None:

@@ -21,8 +21,8 @@ class TraceSettings(Section):
     trace_retention_seconds: int = Field(
         30 * DAY_SECONDS,
         ge=3600,
-        description="how long a task's trace is kept after the task started (the retention "
-        "sweep deletes it then); at least an hour",
+        description="how long a task's trace is kept after its last entry (the retention "
+        "sweep deletes it then; a parked task's trace stays while it runs); at least an hour",
     )
     trace_max_record_bytes: int = Field(
         65_536,

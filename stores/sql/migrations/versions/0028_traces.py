@@ -1,8 +1,9 @@
 """trace_heads, trace_entries and trace_messages: tasks' durable traces
 
 A trace's head says whose task it is and what is kept of it; the retention sweeper finds
-old traces by `started` (`ix_trace_heads_started`), ForgetUser a user's by tenant and
-user (`ix_trace_heads_user`), GetTaskTrace a task's children by parent
+traces not written since the retention by `written` (`ix_trace_heads_written`),
+ForgetUser a user's by tenant and user (`ix_trace_heads_user`), GetTaskTrace a task's
+children by parent
 (`ix_trace_heads_parent`). Entries are read in entry-id order (their primary key); each
 distinct message a task's model calls sent is kept once, found by the first entry that
 named it (`ix_trace_messages_first`), and by its number in the task
@@ -38,8 +39,9 @@ def upgrade() -> None:
         sa.Column("entries", sa.Integer(), nullable=False),
         sa.Column("bytes", sa.BigInteger(), nullable=False),
         sa.Column("cut", sa.Boolean(), nullable=False),
+        sa.Column("written", sa.DateTime(timezone=True), nullable=False),
     )
-    op.create_index("ix_trace_heads_started", "trace_heads", ["started"])
+    op.create_index("ix_trace_heads_written", "trace_heads", ["written"])
     op.create_index("ix_trace_heads_user", "trace_heads", ["tenant", "user"])
     op.create_index("ix_trace_heads_parent", "trace_heads", ["parent_task_id", "started"])
     op.create_table(
@@ -73,6 +75,6 @@ def downgrade() -> None:
     op.drop_index("ix_trace_messages_first", table_name="trace_messages")
     op.drop_table("trace_messages")
     op.drop_table("trace_entries")
-    for index in ("ix_trace_heads_parent", "ix_trace_heads_user", "ix_trace_heads_started"):
+    for index in ("ix_trace_heads_parent", "ix_trace_heads_user", "ix_trace_heads_written"):
         op.drop_index(index, table_name="trace_heads")
     op.drop_table("trace_heads")
