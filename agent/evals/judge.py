@@ -8,6 +8,7 @@ reasoning are kept in the result's reason.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable
 from typing import Any
@@ -66,19 +67,27 @@ def parse_verdict(text: str) -> tuple[float, str] | str:
     return float(score), reasoning[:MAX_REASONING]
 
 
+JUDGE_SECONDS = 120.0
+"""The longest a judge's verdict is waited for (its grade fails then)."""
+
+
 async def judge(grader: Grader, task: str, outcome: Outcome, models: JudgeModels) -> GraderResult:
     """The judge's verdict on `outcome.answer` (never raises for what the judge says)."""
     name, kind = grader.label, grader.kind.value
     try:
         model = models(grader.model)
-        reply = await model.complete(
-            judge_messages(grader, task, outcome.answer),
-            settings=ModelSettings(
-                temperature=0.0, json_schema=VERDICT_SCHEMA, schema_name="grade"
-            ),
-        )
+        async with asyncio.timeout(JUDGE_SECONDS):
+            reply = await model.complete(
+                judge_messages(grader, task, outcome.answer),
+                settings=ModelSettings(
+                    temperature=0.0, json_schema=VERDICT_SCHEMA, schema_name="grade"
+                ),
+            )
     except (ModelError, ValueError) as error:
         return GraderResult(name, kind, False, 0.0, f"the judge could not be asked: {error}")
+    except TimeoutError:
+        why = f"the judge did not answer within {JUDGE_SECONDS:g} s"
+        return GraderResult(name, kind, False, 0.0, why)
     verdict = parse_verdict(reply.text)
     if isinstance(verdict, str):
         return GraderResult(name, kind, False, 0.0, verdict)

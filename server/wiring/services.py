@@ -272,9 +272,10 @@ class Webhooks:
         return asyncio.create_task(self.deliverer.run(), name="agentd-webhooks")
 
 
-def judge_models(models: ModelRoles | None) -> JudgeModels:
+def judge_models(models: ModelRoles | None, allowed: Sequence[str] = ()) -> JudgeModels:
     """The judge's model by name: the critic role's for "", else a sibling of the server's
-    model (ValueError when no model is configured, or none can be made by name)."""
+    model, one agents may name (AGENTD_AGENT_MODELS, when set); ValueError when no model
+    is configured, the name is not allowed, or none can be made by it."""
     make = model_factory(models)
 
     def chosen(name: str) -> Model:
@@ -282,6 +283,8 @@ def judge_models(models: ModelRoles | None) -> JudgeModels:
             raise ValueError("no language model is configured")
         if not name:
             return models.for_role("critic")
+        if allowed and name not in allowed:
+            raise ValueError(f"{name!r} is not a model agents may name here (AGENTD_AGENT_MODELS)")
         if make is None:
             raise ValueError(f"no model {name!r} can be made on this server")
         return make(name, 0.0, None)
@@ -314,7 +317,7 @@ class Evals:
         runner = EvalRunner(
             engine,
             store,
-            judge_models(models),
+            judge_models(models, settings.agent_models),
             replayer,
             case_timeout_seconds=settings.task_timeout_seconds + 30.0,
         )

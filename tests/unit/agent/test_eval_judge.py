@@ -3,16 +3,20 @@ at its pass score; anything but that JSON is a failed grade saying what came bac
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import pytest
 
+from agent.evals import judge as judging
 from agent.evals.graders import Outcome
 from agent.evals.judge import JUDGE_SYSTEM, judge, parse_verdict
 from agent.llm.base import Model, ModelError
+from agent.llm.roles import ModelRoles
 from agent.llm.testing import ScriptedModel
 from records.evals.model import Grader, GraderKind
 from records.messages import ModelResponse
+from server.wiring.services import judge_models
 
 RUBRIC = Grader(GraderKind.JUDGE, name="polite", rubric="Polite and correct.", pass_score=0.7)
 
@@ -80,3 +84,30 @@ async def test_a_model_that_fails_or_is_missing_is_a_failed_grade() -> None:
 
 def test_a_fenced_verdict_is_read() -> None:
     assert parse_verdict('```json\n{"score": 1, "reasoning": "ok"}\n```') == (1.0, "ok")
+
+
+class _Silent(ScriptedModel):
+    """A model that never answers."""
+
+    async def complete(self, *args: object, **kwargs: object) -> ModelResponse:
+        await asyncio.sleep(3600)
+        raise AssertionError("unreachable")
+
+
+async def test_a_judge_that_does_not_answer_in_time_fails_its_grade(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(judging, "JUDGE_SECONDS", 0.05)
+    result = await judge(RUBRIC, "Greet me", Outcome("Hello!"), _models(_Silent([])).__getitem__)
+    assert not result.passed
+    assert result.reason == "the judge did not answer within 0.05 s"
+
+
+async def test_a_judge_model_agents_may_not_name_is_not_asked() -> None:
+    model = ScriptedModel([ModelResponse(text='{"score": 1, "reasoning": "ok"}')])
+    models = judge_models(ModelRoles(default=model), ("allowed-model",))
+    named = Grader(GraderKind.JUDGE, rubric="r", model="pricey-model")
+    result = await judge(named, "Greet me", Outcome("Hello!"), models)
+    assert not result.passed
+    assert "'pricey-model' is not a model agents may name here" in result.reason
+    assert model.calls == []
