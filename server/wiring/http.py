@@ -89,6 +89,8 @@ class HttpServing:
     doors: list[Door]
     stores: tuple[LiveStores, DurableStores]
     address: HttpAddress | None = None
+    url: str = ""
+    """Its base URL once it listens (http://host:port/)."""
 
     @classmethod
     def build(
@@ -121,10 +123,10 @@ class HttpServing:
         )
         port = await self.address.start()
         host = settings.http_address.rsplit(":", 1)[0] or "127.0.0.1"
-        url = f"http://{host}:{port}/"
+        self.url = f"http://{host}:{port}/"
         await health.set(HEALTH_NAME, health_pb2.HealthCheckResponse.SERVING)
-        log.info("HTTP address serving", url=url, doors=[door.name for door in self.doors])
-        return url
+        log.info("HTTP address serving", url=self.url, doors=[door.name for door in self.doors])
+        return self.url
 
     def _checks(self, authenticator: Authenticator | None) -> GuardChecks:
         settings = self.settings
