@@ -47,7 +47,7 @@ from server.wiring.providers import configure_secrets
 from server.wiring.services import SERVICE_NAME as SERVICE_NAME
 from server.wiring.services import Evals, Webhooks, add_services, grpc_server, start_serving
 from server.wiring.startup import serving_jobs, start_metrics, unless_stopped
-from server.wiring.stores import seal_at_start, store_settings
+from server.wiring.stores import Callers, seal_at_start, store_settings
 from stores.build import DurableStores, LiveStores, StoreSettings, build_live, open_durable
 from stores.evals.sql import SqlEvalStore
 from stores.redis_options import shown
@@ -115,7 +115,8 @@ class AgentdServer:
         spending = build_spending(settings, durable, live, models)
         stores = (tasks, durable, live, agents, conversations, encodings, background, spending)
         engine, memory, webhooks, evals = await _engine(settings, models, registry, *stores)
-        server, draining, audit = grpc_server(settings, authenticator, where, live, durable)
+        callers = Callers.of(settings, authenticator, where, live)  # gRPC's and HTTP's
+        server, draining, audit = grpc_server(settings, callers, durable)
         health, fronts = add_services(
             server,
             settings,
@@ -131,7 +132,7 @@ class AgentdServer:
             webhooks.service,
             evals.service,
         )
-        port = await start_serving(server, settings, health, fronts, authenticator)
+        port = await start_serving(server, settings, health, fronts, callers)
         background += serving_jobs(settings, engine, durable, webhooks, evals, encodings, models)
         return cls(
             server,

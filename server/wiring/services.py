@@ -26,7 +26,6 @@ from agent.running.artifacts import TaskArtifacts
 from agent.scheduling.inbox import Inbox
 from agentd.v1 import agent_service_pb2, evals_pb2, evals_pb2_grpc, memory_pb2, memory_pb2_grpc
 from audit.service import AuditLogs
-from auth.authenticator import Authenticator
 from auth.throttle import FailureThrottle
 from core.errors import TaskNotFoundError
 from core.roles import Action
@@ -64,10 +63,10 @@ from server.wiring.fronts.http import DoorParts, Fronts, HttpServing
 from server.wiring.generic_handlers import GenericOnly
 from server.wiring.models import Spending, model_factory, usage_service
 from server.wiring.role_table import role_table
-from server.wiring.stores import rate_limiters
+from server.wiring.stores import Callers
 from stores.api_keys.base import KeyStore
 from stores.audit.base import RpcAuditSink
-from stores.build import DurableStores, LiveStores, StoreSettings, build_traces
+from stores.build import DurableStores, LiveStores, build_traces
 from stores.evals.sql import SqlEvalStore
 from stores.tasks.base import TaskStore
 from tools.grant_admin import GrantAdmin
@@ -84,9 +83,7 @@ def interceptor_chain(
     settings: Settings,
     draining: DrainingInterceptor,
     audit: AuditInterceptor,
-    authenticator: Authenticator | None,
-    where: StoreSettings,
-    live: LiveStores,
+    callers: Callers,
 ) -> list[grpc.aio.ServerInterceptor]:  # type: ignore[type-arg]
     """The server's interceptors, outermost first.
 
@@ -102,6 +99,7 @@ def interceptor_chain(
         audit,
     ]
     gateway_roles = role_table(settings).roles(Action.ACT_FOR_END_USERS)
+    authenticator = callers.authenticator
     if authenticator is None:
         interceptors.append(AnonymousInterceptor(settings.anonymous_roles, gateway_roles))
     else:
@@ -110,23 +108,19 @@ def interceptor_chain(
         interceptors.append(
             AuthInterceptor(authenticator, settings.auth_public_methods, throttle, gateway_roles)
         )
-    interceptors.append(RateLimitInterceptor(*rate_limiters(settings, where, live)))
+    interceptors.append(RateLimitInterceptor(callers.per_principal, callers.per_tenant))
     interceptors.append(DecodingInterceptor())
     return compose(interceptors)
 
 
 def grpc_server(
-    settings: Settings,
-    authenticator: Authenticator | None,
-    where: StoreSettings,
-    live: LiveStores,
-    durable: DurableStores,
+    settings: Settings, callers: Callers, durable: DurableStores
 ) -> tuple[grpc.aio.Server, DrainingInterceptor, AuditInterceptor]:
     """The gRPC server with its interceptors (not serving yet), and those of them the
     server drains and flushes when it stops."""
     draining = DrainingInterceptor()
     audit = AuditInterceptor(durable.rpcs)
-    interceptors = interceptor_chain(settings, draining, audit, authenticator, where, live)
+    interceptors = interceptor_chain(settings, draining, audit, callers)
     server = grpc.aio.server(interceptors=interceptors, options=server_options(settings))
     return server, draining, audit
 
@@ -161,7 +155,7 @@ def add_services(
     )
     a2a = a2a_if_on(server, settings, engine, service, tasks, registry, agents, durable)
     parts = DoorParts(settings, engine, service, conversations, agents, registry, a2a)
-    fronts = Fronts(a2a, HttpServing.build(parts, live, durable))
+    fronts = Fronts(a2a, HttpServing.build(parts, durable))
     agent_servicer(
         engine,
         registry,
@@ -208,12 +202,12 @@ async def report_serving(
     services: Sequence[str],
     port: int,
     fronts: Fronts,
-    authenticator: Authenticator | None,
+    callers: Callers,
 ) -> None:
     """What the server serves beside gRPC started (`Fronts.start`: the HTTP address
     listening), then health SERVING for the server, `services` and EvalService (served by
     every server): a server reported ready serves every door it has."""
-    await fronts.start(port, health, authenticator)
+    await fronts.start(port, health, callers)
     await health.set("", health_pb2.HealthCheckResponse.SERVING)
     for name in (*services, EVAL_SERVICE):
         await health.set(name, health_pb2.HealthCheckResponse.SERVING)
@@ -240,14 +234,14 @@ async def start_serving(
     settings: Settings,
     health: HealthServicer,
     fronts: Fronts,
-    authenticator: Authenticator | None,
+    callers: Callers,
 ) -> int:
     """Bind, start, report SERVING: the port. StartupError when an address cannot be
     bound; when that is the HTTP address, the gRPC server already started is stopped."""
     port = _listen(server, settings)
     await server.start()
     try:
-        await report_serving(health, [SERVICE_NAME], port, fronts, authenticator)
+        await report_serving(health, [SERVICE_NAME], port, fronts, callers)
     except BaseException:
         await server.stop(None)
         raise

@@ -123,6 +123,24 @@ async def test_401_429_404_and_one_audit_record_per_call(tmp_path: Path) -> None
         assert answer.status == health_pb2.HealthCheckResponse.SERVING
 
 
+async def test_a_callers_buckets_are_one_on_the_grpc_port_and_the_http_address(
+    tmp_path: Path,
+) -> None:
+    replies = [{"text": "42", "repeat": -1}]
+    settings = {"a2a": True, "http_address": "127.0.0.1:0", "rate_limits": "Execute=1/m"}
+    async with trusted(tmp_path, replies, **settings) as t:  # the buckets in the process
+        client = await t.client("acme", "alice")
+        events = [event async for event in client.execute("6*7?")]  # Execute's token taken
+        assert events
+        headers = await key(t, "acme", "alice")
+        async with (
+            aiohttp.ClientSession() as http,
+            http.post(base_url(t), json=send_message("m1"), headers=headers) as limited,
+        ):
+            assert limited.status == 429
+        assert await task_count(t) == 1
+
+
 def test_the_former_setting_still_serves_the_address(tmp_path: Path) -> None:
     env = {"AGENTD_A2A": "true", "AGENTD_A2A_HTTP_ADDRESS": "127.0.0.1:0"}
     with server_process(tmp_path, env) as served:

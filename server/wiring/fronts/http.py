@@ -24,7 +24,7 @@ from server.http.checks import GuardChecks
 from server.listening import StartupError
 from server.settings import Settings
 from server.wiring.role_table import role_table
-from server.wiring.stores import rate_limiters, store_settings
+from server.wiring.stores import Callers
 
 if TYPE_CHECKING:
     from grpc_health.v1._async import HealthServicer
@@ -32,12 +32,11 @@ if TYPE_CHECKING:
     from agent.conversations.service import Conversations
     from agent.definitions.catalog import Agents
     from agent.engine import Engine
-    from auth.authenticator import Authenticator
     from server.http.address import HttpAddress
     from server.http.door import Door
     from server.services.tasks import TaskService
     from server.wiring.fronts.a2a import A2A
-    from stores.build import DurableStores, LiveStores
+    from stores.build import DurableStores
     from tools.registry import ToolRegistry
 
 log = structlog.get_logger(__name__)
@@ -88,15 +87,13 @@ class HttpServing:
 
     settings: Settings
     doors: list[Door]
-    stores: tuple[LiveStores, DurableStores]
+    durable: DurableStores
     address: HttpAddress | None = None
     url: str = ""
     """Its base URL once it listens (http://host:port/)."""
 
     @classmethod
-    def build(
-        cls, parts: DoorParts, live: LiveStores, durable: DurableStores
-    ) -> HttpServing | None:
+    def build(cls, parts: DoorParts, durable: DurableStores) -> HttpServing | None:
         """The doors switched on, built (StartupError for one this server cannot serve);
         None when no address is set or no door is on."""
         settings = parts.settings
@@ -109,9 +106,9 @@ class HttpServing:
                 f"AGENTD_HTTP_DOORS names {', '.join(missing)}, which this server does not "
                 f"serve (it serves {', '.join(DOORS)})"
             )
-        return cls(settings, [DOORS[name](parts) for name in names], (live, durable))
+        return cls(settings, [DOORS[name](parts) for name in names], durable)
 
-    async def start(self, health: HealthServicer, authenticator: Authenticator | None) -> str:
+    async def start(self, health: HealthServicer, callers: Callers) -> str:
         """Listen (StartupError when the address cannot be bound); its base URL."""
         from server.http.address import HttpAddress  # uvicorn and starlette, only now
 
@@ -119,7 +116,7 @@ class HttpServing:
         self.address = HttpAddress(
             settings.http_address,
             self.doors,
-            self._checks(authenticator),
+            self._checks(callers),
             grace_seconds=settings.grace_period_seconds,
         )
         port = await self.address.start()
@@ -129,17 +126,15 @@ class HttpServing:
         log.info("HTTP address serving", url=self.url, doors=[door.name for door in self.doors])
         return self.url
 
-    def _checks(self, authenticator: Authenticator | None) -> GuardChecks:
+    def _checks(self, callers: Callers) -> GuardChecks:
         settings = self.settings
-        live, durable = self.stores
-        per_principal, per_tenant = rate_limiters(settings, store_settings(settings), live)
         return GuardChecks(
-            authenticator,
+            callers.authenticator,
             Principal(ANONYMOUS.id, ANONYMOUS.tenant, tuple(settings.anonymous_roles)),
             tuple(role_table(settings).roles(Action.ACT_FOR_END_USERS)),
-            per_principal,
-            per_tenant,
-            durable.rpcs,
+            callers.per_principal,
+            callers.per_tenant,
+            self.durable.rpcs,
             settings.http_max_body_bytes or settings.max_message_bytes,
         )
 
@@ -159,12 +154,10 @@ class Fronts:
     a2a: A2A | None = None
     http: HttpServing | None = None
 
-    async def start(
-        self, grpc_port: int, health: HealthServicer, authenticator: Authenticator | None
-    ) -> None:
+    async def start(self, grpc_port: int, health: HealthServicer, callers: Callers) -> None:
         """The HTTP address listening, then A2A SERVING, its cards naming the ports."""
         http = self.http
-        served = await http.start(health, authenticator) if http is not None else ""
+        served = await http.start(health, callers) if http is not None else ""
         if self.a2a is not None:
             on_http = http is not None and http.serves("a2a")
             await self.a2a.start(grpc_port, health, served if on_http else "")
