@@ -13,10 +13,14 @@ from collections.abc import Iterator, Sequence
 
 import uvicorn
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
 
 from server.http.checks import GuardChecks
 from server.http.door import Door
+from server.http.errors import code_name
 from server.http.guard import Guard
 from server.listening import StartupError, listening_socket, reason
 
@@ -34,10 +38,26 @@ class _QuietServer(uvicorn.Server):
         return
 
 
+async def _http_error(request: Request, error: Exception) -> Response:
+    """starlette's own refusals (405: a door's path with another method) in the JSON form
+    of every other error of the address (`server.http.errors`)."""
+    assert isinstance(error, HTTPException)
+    body = {"code": error.status_code, "status": code_name(error.status_code)}
+    return JSONResponse(
+        {"error": {**body, "message": error.detail}},
+        status_code=error.status_code,
+        headers=error.headers,
+    )
+
+
 def http_app(doors: Sequence[Door], checks: GuardChecks) -> Starlette:
     """The doors' routes behind the guard."""
     routes = [route for door in doors for route in door.routes()]
-    return Starlette(routes=routes, middleware=[Middleware(Guard, doors=doors, checks=checks)])
+    return Starlette(
+        routes=routes,
+        middleware=[Middleware(Guard, doors=doors, checks=checks)],
+        exception_handlers={HTTPException: _http_error},
+    )
 
 
 class HttpAddress:

@@ -249,6 +249,8 @@ async def test_an_unknown_path_is_404_in_json_and_a_public_route_needs_no_key() 
             assert await answer.json() == {"principal": "public"}
         async with http.get(f"{s.url}/echo", headers=s.bearer) as answer:
             assert answer.status == 405  # the door's path, not its method
+            assert answer.headers["allow"] == "POST"
+            assert (await answer.json())["error"]["status"] == "UNIMPLEMENTED"
     assert s.records() == [("alice", "/echo.v1.Echo/Echo", "UNIMPLEMENTED", "")]
 
 
