@@ -165,6 +165,15 @@ class Guard:
         scope.setdefault("state", {})[CALL] = CallContext(anyone, trace_id)
         await self._app(scope, _replaying(body, receive), send)
 
+    async def _limited(self, call: _Call) -> AgentdError | None:
+        """The refusal when the caller's bucket for the call is empty (a call that starts a
+        task takes from Execute's), else None: a token taken."""
+        bucket = "Execute" if call.door.starts_task(call.method) else call.method
+        try:
+            return await self._checks.limit(call.principal, bucket)
+        except Exception as error:  # noqa: BLE001 - Redis out of reach: UNAVAILABLE
+            return _fault(error, call.trace_id)
+
     async def _guarded(self, call: _Call, receive: Receive, send: Send) -> None:
         scope = call.request.scope
         refusal: AgentdError | None = None
@@ -182,8 +191,7 @@ class Guard:
         if refusal is None and body is None:
             refusal = RequestTooLargeError("body", size, self._checks.max_body_bytes)
         if refusal is None:
-            bucket = "Execute" if call.door.starts_task(call.method) else call.method
-            refusal = await self._checks.limit(call.principal, bucket)
+            refusal = await self._limited(call)
         if refusal is not None:
             await call.refuse(refusal, send)
             return
@@ -204,9 +212,10 @@ class Guard:
 
 
 def _fault(error: Exception, trace_id: str) -> AgentdError:
+    """A store out of reach as its retryable error, else INTERNAL (logged)."""
     fault = as_store_error(error)
     if fault is not None:
         log.warning("call refused: %s", fault.message, trace_id=trace_id)
         return fault
-    log.error("unexpected error authenticating a call", trace_id=trace_id, exc_info=error)
+    log.error("unexpected error checking a call", trace_id=trace_id, exc_info=error)
     return InternalError(trace_id)

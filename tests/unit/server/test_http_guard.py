@@ -22,7 +22,7 @@ from server.http.checks import GuardChecks
 from server.http.door import audited, call_of, public
 from stores.api_keys.memory import InMemoryKeyStore
 from stores.audit.memory import InMemoryRpcAuditLog
-from stores.rate_limits.base import parse_limits
+from stores.rate_limits.base import RateLimiter, parse_limits
 from stores.rate_limits.memory import InMemoryRateLimiter
 
 TRACE = "4bf92f3577b34da6a3ce929d0e0e4736"
@@ -103,7 +103,7 @@ class Served:
 
 @contextlib.asynccontextmanager
 async def served(
-    *, auth: bool = True, limits: str = "", max_body: int = 1024
+    *, auth: bool = True, limits: str = "", max_body: int = 1024, limiter: RateLimiter | None = None
 ) -> AsyncIterator[Served]:
     keys = InMemoryKeyStore()
     made, plaintext = new_key("acme", "alice", ("reader",))
@@ -113,7 +113,7 @@ async def served(
         Authenticator(keys) if auth else None,
         Principal(ANONYMOUS.id, ANONYMOUS.tenant, ("admin",)),
         ("gateway",),
-        InMemoryRateLimiter(parse_limits(limits)),
+        limiter or InMemoryRateLimiter(parse_limits(limits)),
         InMemoryRateLimiter({}),
         audit,
         max_body,
@@ -277,3 +277,21 @@ async def test_a_gateway_names_its_end_user_and_no_one_else_may(gateway: bool) -
     else:
         assert said["error"]["status"] == "PERMISSION_DENIED"
         assert s.door.calls == []
+
+
+async def test_rate_limits_out_of_reach_let_the_call_through_as_on_grpc() -> None:
+    """The Redis limiter fails open (it logs that it could not check): the guard follows it."""
+    import redis.asyncio as redis
+
+    from stores.rate_limits.redis import RedisRateLimiter
+
+    nowhere = redis.Redis(host="127.0.0.1", port=1, socket_connect_timeout=1)  # nothing there
+    limiter = RedisRateLimiter(nowhere, parse_limits("Execute=1/m"), "agentd:test:", "principal")
+    try:
+        async with served(limiter=limiter) as s, aiohttp.ClientSession() as http:
+            for _ in range(2):
+                async with http.post(f"{s.url}/echo", data=b"x", headers=s.bearer) as answer:
+                    assert answer.status == 200
+    finally:
+        await nowhere.aclose()
+    assert s.door.calls == [b"x", b"x"]
