@@ -1,8 +1,9 @@
 """What the gRPC interceptors do for a call, done for one on the HTTP address: who calls
 (the server's Authenticator, API keys and JWTs as `authorization: Bearer`; the anonymous
 principal with its AGENTD_ANONYMOUS roles when auth is off; a gateway's end user named in
-`agentd-on-behalf-of`), the rate limits (the same buckets as gRPC, by the door's name of
-the call; one that starts a task takes from Execute's) and one RPC audit record."""
+`agentd-on-behalf-of`; an address with too many refused credentials slowed down), the
+rate limits (the same buckets as gRPC, by the door's name of the call; one that starts a
+task takes from Execute's) and one RPC audit record."""
 
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ import structlog
 
 from auth.authenticator import Authenticator
 from auth.delegation import acting_for
-from core.errors import RateLimitedError
+from auth.throttle import FailureThrottle
+from core.errors import RateLimitedError, UnauthenticatedError
 from core.identity import Principal
 from core.metrics import RATE_LIMITED
 from records.audit import RpcRecord
@@ -52,13 +54,31 @@ class GuardChecks:
     per_tenant: RateLimiter
     audit: RpcAuditSink
     max_body_bytes: int
+    throttle: FailureThrottle | None = None
+    """Refused credentials per client address, shared with gRPC's (None: no limit)."""
 
-    async def caller(self, headers: Sequence[tuple[str, str]]) -> Principal:
+    async def caller(self, headers: Sequence[tuple[str, str]], peer: str) -> Principal:
         """Whom the credentials name (UnauthenticatedError when they are missing or
-        refused while auth is on); the anonymous principal with auth off."""
+        refused while auth is on; RateLimitedError, before anything is looked up, when
+        `peer` had too many refused and they are no key known good); the anonymous
+        principal with auth off."""
         if self.authenticator is None:
             return self.anonymous
-        return await self.authenticator.authenticate(headers)
+        wait = self.throttle.wait(peer) if self.throttle is not None else 0.0
+        if wait > 0:
+            known = self.authenticator.known(headers)
+            if known is None:
+                raise RateLimitedError(
+                    f"too many refused credentials from this address; retry in {math.ceil(wait)} s",
+                    retry_after_seconds=round(wait, 3),
+                )
+            return known
+        try:
+            return await self.authenticator.authenticate(headers)
+        except UnauthenticatedError:
+            if self.throttle is not None:
+                self.throttle.refused(peer)
+            raise
 
     def acting_for(self, caller: Principal, headers: Sequence[tuple[str, str]]) -> Principal:
         """The end user a gateway names, else `caller` (PermissionDeniedError,

@@ -22,14 +22,14 @@ from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from core.errors import AgentdError, InternalError, RequestTooLargeError
+from core.errors import AgentdError, InternalError, RateLimitedError, RequestTooLargeError
 from core.faults import as_store_error
 from core.identity import CallContext, Principal
 from server.calls import trace_id_from
 from server.http.checks import GuardChecks, Started
 from server.http.door import CALL, OUTCOME, Door, is_public
 from server.http.errors import code_name, error_response
-from server.interceptors.auth import PUBLIC, UNAUTHENTICATED
+from server.interceptors.auth import PUBLIC, THROTTLED, UNAUTHENTICATED
 from server.status import status_code_for
 
 log = structlog.get_logger(__name__)
@@ -91,7 +91,7 @@ class _Call:
         self.recorded = False
 
     async def record(self, code: str, task_id: str = "") -> None:
-        if self.recorded:
+        if self.recorded or self.principal is THROTTLED:
             return
         self.recorded = True
         await self.checks.record(
@@ -178,9 +178,12 @@ class Guard:
         scope = call.request.scope
         refusal: AgentdError | None = None
         headers = list(call.request.headers.items())
+        peer = (scope.get("client") or ("", 0))[0]
         try:
-            call.principal = await self._checks.caller(headers)
+            call.principal = await self._checks.caller(headers, peer)
             call.principal = self._checks.acting_for(call.principal, headers)
+        except RateLimitedError as error:  # the throttle: not recorded call by call (gRPC's)
+            call.principal, refusal = THROTTLED, error
         except AgentdError as error:
             refusal = error
         except Exception as error:  # noqa: BLE001 - a store out of reach, else a bug

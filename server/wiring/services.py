@@ -26,7 +26,6 @@ from agent.running.artifacts import TaskArtifacts
 from agent.scheduling.inbox import Inbox
 from agentd.v1 import agent_service_pb2, evals_pb2, evals_pb2_grpc, memory_pb2, memory_pb2_grpc
 from audit.service import AuditLogs
-from auth.throttle import FailureThrottle
 from core.errors import TaskNotFoundError
 from core.roles import Action
 from records.keys import roles_by_principal
@@ -103,11 +102,8 @@ def interceptor_chain(
     if authenticator is None:
         interceptors.append(AnonymousInterceptor(settings.anonymous_roles, gateway_roles))
     else:
-        rate = settings.failure_throttle_rate
-        throttle = FailureThrottle(rate) if rate is not None else None
-        interceptors.append(
-            AuthInterceptor(authenticator, settings.auth_public_methods, throttle, gateway_roles)
-        )
+        public, throttle = settings.auth_public_methods, callers.throttle
+        interceptors.append(AuthInterceptor(authenticator, public, throttle, gateway_roles))
     interceptors.append(RateLimitInterceptor(callers.per_principal, callers.per_tenant))
     interceptors.append(DecodingInterceptor())
     return compose(interceptors)

@@ -15,6 +15,7 @@ import structlog
 
 from agent.recording.traces import DEFAULT_ARGUMENTS_KEY, Traces
 from auth.authenticator import Authenticator
+from auth.throttle import FailureThrottle
 from core.keyring import KeyRing, SealedValues
 from server.settings import Settings
 from stores.build import LiveStores, StoreSettings, build_rate_limiters, build_traces
@@ -76,6 +77,8 @@ class Callers:
     authenticator: Authenticator | None
     per_principal: RateLimiter
     per_tenant: RateLimiter
+    throttle: FailureThrottle | None = None
+    """Refused credentials per client address (AGENTD_AUTH_FAILURE_LIMIT), with auth on."""
 
     @classmethod
     def of(
@@ -85,7 +88,9 @@ class Callers:
         stores: StoreSettings,
         live: LiveStores,
     ) -> Callers:
-        return cls(authenticator, *rate_limiters(settings, stores, live))
+        rate = settings.failure_throttle_rate if authenticator is not None else None
+        throttle = FailureThrottle(rate) if rate is not None else None
+        return cls(authenticator, *rate_limiters(settings, stores, live), throttle)
 
 
 def retention_sweeper(settings: Settings, database: Database) -> RetentionSweeper | None:

@@ -136,6 +136,7 @@ class HttpServing:
             callers.per_tenant,
             self.durable.rpcs,
             settings.http_max_body_bytes or settings.max_message_bytes,
+            callers.throttle,
         )
 
     def serves(self, name: str) -> bool:

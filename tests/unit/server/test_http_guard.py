@@ -15,6 +15,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
 
 from auth.authenticator import Authenticator
+from auth.throttle import FailureThrottle
 from core.identity import ANONYMOUS, Principal
 from records.keys import new_key
 from server.http.address import HttpAddress
@@ -22,7 +23,7 @@ from server.http.checks import GuardChecks
 from server.http.door import audited, call_of, public
 from stores.api_keys.memory import InMemoryKeyStore
 from stores.audit.memory import InMemoryRpcAuditLog
-from stores.rate_limits.base import RateLimiter, parse_limits
+from stores.rate_limits.base import Rate, RateLimiter, parse_limits
 from stores.rate_limits.memory import InMemoryRateLimiter
 
 TRACE = "4bf92f3577b34da6a3ce929d0e0e4736"
@@ -103,7 +104,12 @@ class Served:
 
 @contextlib.asynccontextmanager
 async def served(
-    *, auth: bool = True, limits: str = "", max_body: int = 1024, limiter: RateLimiter | None = None
+    *,
+    auth: bool = True,
+    limits: str = "",
+    max_body: int = 1024,
+    limiter: RateLimiter | None = None,
+    throttle: FailureThrottle | None = None,
 ) -> AsyncIterator[Served]:
     keys = InMemoryKeyStore()
     made, plaintext = new_key("acme", "alice", ("reader",))
@@ -117,6 +123,7 @@ async def served(
         InMemoryRateLimiter({}),
         audit,
         max_body,
+        throttle,
     )
     door = EchoDoor()
     address = HttpAddress("127.0.0.1:0", [door], checks)
@@ -295,3 +302,21 @@ async def test_rate_limits_out_of_reach_let_the_call_through_as_on_grpc() -> Non
     finally:
         await nowhere.aclose()
     assert s.door.calls == [b"x", b"x"]
+
+
+async def test_an_address_with_too_many_refused_credentials_is_slowed_down() -> None:
+    async with (
+        served(throttle=FailureThrottle(Rate(2, 60.0))) as s,
+        aiohttp.ClientSession() as http,
+    ):
+        async with http.post(f"{s.url}/echo", data=b"x", headers=s.bearer) as answer:
+            assert answer.status == 200  # alice's key is now known good
+        statuses = []
+        for _ in range(3):
+            bad = {"authorization": "Bearer agd_nothing_of_ours"}
+            async with http.post(f"{s.url}/echo", data=b"x", headers=bad) as answer:
+                statuses.append(answer.status)
+        async with http.post(f"{s.url}/echo", data=b"x", headers=s.bearer) as answer:
+            assert answer.status == 200  # a key known good still gets through
+    assert statuses == [401, 401, 429]
+    assert [r[0] for r in s.records()] == ["alice", "unauthenticated", "unauthenticated", "alice"]
