@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import signal
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import grpc
@@ -17,7 +17,6 @@ from agent.definitions.catalog import Agents
 from agent.engine import Engine
 from agent.llm.roles import ModelRoles
 from agent.llm.window.encodings import Encodings
-from auth.authenticator import Authenticator
 from core import tracing
 from core.keyring import KeyRing
 from core.metrics import TASKS_IN_FLIGHT
@@ -27,11 +26,10 @@ from records.tools.model import PermissionLevel
 from server import heap, logs
 from server.interceptors.audit import AuditInterceptor
 from server.interceptors.draining import DrainingInterceptor
-from server.listening import StartupError, unbindable
+from server.listening import StartupError
 from server.services.memory import MemoryFeature
 from server.services.recorded.eval_promotion import StoredEvalRuns
 from server.settings import Settings
-from server.wiring.a2a import A2A
 from server.wiring.agents import start_agents
 from server.wiring.builders import (
     build_authenticator,
@@ -40,14 +38,16 @@ from server.wiring.builders import (
     start_engine,
     start_toolsets,
 )
+from server.wiring.fronts.a2a import A2A
+from server.wiring.fronts.http import Fronts, HttpServing
 from server.wiring.guardrails import ServerGuardrails
 from server.wiring.knowledge import open_memory
 from server.wiring.models import Spending, build_models, build_spending, model_factory
 from server.wiring.providers import configure_secrets
 from server.wiring.services import SERVICE_NAME as SERVICE_NAME
-from server.wiring.services import Evals, Webhooks, add_services, grpc_server, report_serving
+from server.wiring.services import Evals, Webhooks, add_services, grpc_server, start_serving
 from server.wiring.startup import serving_jobs, start_metrics, unless_stopped
-from server.wiring.stores import seal_at_start, store_settings
+from server.wiring.stores import Callers, seal_at_start, store_settings
 from stores.build import DurableStores, LiveStores, StoreSettings, build_live, open_durable
 from stores.evals.sql import SqlEvalStore
 from stores.redis_options import shown
@@ -80,7 +80,15 @@ class AgentdServer:
     background: list[asyncio.Task[None]]
     toolsets: Toolsets | None = None
     memory: MemoryFeature | None = None
-    a2a: A2A | None = None
+    fronts: Fronts = field(default_factory=Fronts)
+
+    @property
+    def a2a(self) -> A2A | None:
+        return self.fronts.a2a
+
+    @property
+    def http(self) -> HttpServing | None:
+        return self.fronts.http
 
     @classmethod
     async def start(
@@ -107,8 +115,9 @@ class AgentdServer:
         spending = build_spending(settings, durable, live, models)
         stores = (tasks, durable, live, agents, conversations, encodings, background, spending)
         engine, memory, webhooks, evals = await _engine(settings, models, registry, *stores)
-        server, draining, audit = grpc_server(settings, authenticator, where, live, durable)
-        health, a2a = add_services(
+        callers = Callers.of(settings, authenticator, where, live)  # gRPC's and HTTP's
+        server, draining, audit = grpc_server(settings, callers, durable)
+        health, fronts = add_services(
             server,
             settings,
             engine,
@@ -123,7 +132,7 @@ class AgentdServer:
             webhooks.service,
             evals.service,
         )
-        port = await _start_serving(server, settings, health, a2a, authenticator)
+        port = await start_serving(server, settings, health, fronts, callers)
         background += serving_jobs(settings, engine, durable, webhooks, evals, encodings, models)
         return cls(
             server,
@@ -140,7 +149,7 @@ class AgentdServer:
             background,
             toolsets,
             memory,
-            a2a,
+            fronts,
         )
 
     async def shutdown(self, grace: float | None = None) -> None:
@@ -152,9 +161,9 @@ class AgentdServer:
         if self.settings.shutdown_delay_seconds:
             await asyncio.sleep(self.settings.shutdown_delay_seconds)
         # Tasks no stream is waiting on get the same grace as in-flight calls.
-        await asyncio.gather(self.server.stop(grace), self.engine.drain(grace))
-        if self.a2a is not None:
-            await self.a2a.stop()
+        stopping = self.fronts.stop_listening()  # the HTTP address drains with gRPC
+        await asyncio.gather(self.server.stop(grace), self.engine.drain(grace), stopping)
+        await self.fronts.stop()
         await self.engine.close()
         for job in self.background:
             job.cancel()
@@ -260,41 +269,6 @@ async def _open_stores(where: StoreSettings, ring: KeyRing) -> tuple[LiveStores,
     except BaseException:
         await live.close()
         raise
-
-
-def _listen(server: grpc.aio.Server, settings: Settings) -> int:
-    """Bind the server's port (not yet serving); StartupError when the address is taken.
-    grpcio once answered 0 for an address it could not bind; grpcio 1.85 raises
-    RuntimeError (whose message says nothing of why): both become the same one line."""
-    try:
-        port = server.add_insecure_port(settings.address)
-    except RuntimeError:
-        port = 0
-    if port == 0:
-        raise StartupError(
-            f"cannot listen on {settings.address} (AGENTD_ADDRESS): "
-            f"{unbindable(settings.address)}; choose another address (port 0: any free port)"
-        )
-    return port
-
-
-async def _start_serving(
-    server: grpc.aio.Server,
-    settings: Settings,
-    health: HealthServicer,
-    a2a: A2A | None,
-    authenticator: Authenticator | None,
-) -> int:
-    """Bind, start, report SERVING: the port. StartupError when an address cannot be
-    bound; when that is A2A's HTTP address, the gRPC server already started is stopped."""
-    port = _listen(server, settings)
-    await server.start()
-    try:
-        await report_serving(health, [SERVICE_NAME], port, a2a, authenticator)
-    except BaseException:
-        await server.stop(None)
-        raise
-    return port
 
 
 async def _announce_auth(running: AgentdServer) -> None:

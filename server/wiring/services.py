@@ -1,8 +1,9 @@
 """What the gRPC server serves (AgentService, MemoryService, EvalService, A2A when on,
-health, reflection), the interceptors every call passes through, outermost first, health
-reported SERVING once it serves, the webhooks' place in it (the outbox writer the
-engine tells, the service the RPCs call, the deliverer every replica runs) and the
-evaluation runs' (the service the RPCs call, the runner whose job holds the runs)."""
+health, reflection) and beside it (`server.wiring.fronts`), the interceptors every call
+passes through, outermost first, health reported SERVING once it serves, the webhooks'
+place in it (the outbox writer the engine tells, the service the RPCs call, the
+deliverer every replica runs) and the evaluation runs' (the service the RPCs call, the
+runner whose job holds the runs)."""
 
 from __future__ import annotations
 
@@ -25,8 +26,6 @@ from agent.running.artifacts import TaskArtifacts
 from agent.scheduling.inbox import Inbox
 from agentd.v1 import agent_service_pb2, evals_pb2, evals_pb2_grpc, memory_pb2, memory_pb2_grpc
 from audit.service import AuditLogs
-from auth.authenticator import Authenticator
-from auth.throttle import FailureThrottle
 from core.errors import TaskNotFoundError
 from core.roles import Action
 from records.keys import roles_by_principal
@@ -41,6 +40,7 @@ from server.interceptors.draining import DrainingInterceptor
 from server.interceptors.metrics import MetricsInterceptor
 from server.interceptors.rate_limit import RateLimitInterceptor
 from server.interceptors.tracing import TracingInterceptor
+from server.listening import StartupError, unbindable
 from server.rpcs.evals.servicer import EvalServicer
 from server.rpcs.memories import MemoryServicer
 from server.servicer import agent_servicer
@@ -56,15 +56,16 @@ from server.services.webhook_delivery import WebhookDeliverer
 from server.services.webhook_outbox import WebhookOutboxWriter
 from server.services.webhooks import WebhookService
 from server.settings import Settings
-from server.wiring.a2a import A2A, a2a_if_on
 from server.wiring.builders import server_options
+from server.wiring.fronts.a2a import a2a_if_on
+from server.wiring.fronts.http import DoorParts, Fronts, HttpServing
 from server.wiring.generic_handlers import GenericOnly
 from server.wiring.models import Spending, model_factory, usage_service
 from server.wiring.role_table import role_table
-from server.wiring.stores import rate_limiters
+from server.wiring.stores import Callers
 from stores.api_keys.base import KeyStore
 from stores.audit.base import RpcAuditSink
-from stores.build import DurableStores, LiveStores, StoreSettings, build_traces
+from stores.build import DurableStores, LiveStores, build_traces
 from stores.evals.sql import SqlEvalStore
 from stores.tasks.base import TaskStore
 from tools.grant_admin import GrantAdmin
@@ -81,9 +82,7 @@ def interceptor_chain(
     settings: Settings,
     draining: DrainingInterceptor,
     audit: AuditInterceptor,
-    authenticator: Authenticator | None,
-    where: StoreSettings,
-    live: LiveStores,
+    callers: Callers,
 ) -> list[grpc.aio.ServerInterceptor]:  # type: ignore[type-arg]
     """The server's interceptors, outermost first.
 
@@ -99,31 +98,25 @@ def interceptor_chain(
         audit,
     ]
     gateway_roles = role_table(settings).roles(Action.ACT_FOR_END_USERS)
+    authenticator = callers.authenticator
     if authenticator is None:
         interceptors.append(AnonymousInterceptor(settings.anonymous_roles, gateway_roles))
     else:
-        rate = settings.failure_throttle_rate
-        throttle = FailureThrottle(rate) if rate is not None else None
-        interceptors.append(
-            AuthInterceptor(authenticator, settings.auth_public_methods, throttle, gateway_roles)
-        )
-    interceptors.append(RateLimitInterceptor(*rate_limiters(settings, where, live)))
+        public, throttle = settings.auth_public_methods, callers.throttle
+        interceptors.append(AuthInterceptor(authenticator, public, throttle, gateway_roles))
+    interceptors.append(RateLimitInterceptor(callers.per_principal, callers.per_tenant))
     interceptors.append(DecodingInterceptor())
     return compose(interceptors)
 
 
 def grpc_server(
-    settings: Settings,
-    authenticator: Authenticator | None,
-    where: StoreSettings,
-    live: LiveStores,
-    durable: DurableStores,
+    settings: Settings, callers: Callers, durable: DurableStores
 ) -> tuple[grpc.aio.Server, DrainingInterceptor, AuditInterceptor]:
     """The gRPC server with its interceptors (not serving yet), and those of them the
     server drains and flushes when it stops."""
     draining = DrainingInterceptor()
     audit = AuditInterceptor(durable.rpcs)
-    interceptors = interceptor_chain(settings, draining, audit, authenticator, where, live)
+    interceptors = interceptor_chain(settings, draining, audit, callers)
     server = grpc.aio.server(interceptors=interceptors, options=server_options(settings))
     return server, draining, audit
 
@@ -142,9 +135,9 @@ def add_services(
     spending: Spending,
     webhooks: WebhookService,
     evals: EvalService,
-) -> tuple[HealthServicer, A2A | None]:
-    """Register AgentService, MemoryService, EvalService (and A2A when on), health and
-    reflection on `server`, each served through its generic handler (`generic_handlers`)."""
+) -> tuple[HealthServicer, Fronts]:
+    """Register AgentService, MemoryService, EvalService (A2A when on), health and reflection
+    on `server`, each through its generic handler; build the HTTP address's doors."""
     server = GenericOnly(server)
     roles = role_table(settings)
     kept = engine.traces.store if engine.traces is not None else build_traces(durable.database)
@@ -156,7 +149,9 @@ def add_services(
         live.idempotency,
         key_ttl_seconds=settings.task_timeout_seconds + settings.retention_seconds,
     )
-    a2a = a2a_if_on(server, settings, engine, service, tasks, live, registry, agents, durable)
+    a2a = a2a_if_on(server, settings, engine, service, tasks, registry, agents, durable)
+    parts = DoorParts(settings, engine, service, conversations, agents, registry, a2a)
+    fronts = Fronts(a2a, HttpServing.build(parts, durable))
     agent_servicer(
         engine,
         registry,
@@ -185,7 +180,7 @@ def add_services(
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
     names = [SERVICE_NAME, EVAL_SERVICE, MEMORY_SERVICE, HEALTH_SERVICE]
     reflection.enable(server, names if a2a is None else [*names, a2a.service_name])
-    return health, a2a
+    return health, fronts
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,16 +197,51 @@ async def report_serving(
     health: HealthServicer,
     services: Sequence[str],
     port: int,
-    a2a: A2A | None,
-    authenticator: Authenticator | None,
+    fronts: Fronts,
+    callers: Callers,
 ) -> None:
-    """Health SERVING for the server, `services` and EvalService (served by every
-    server), and for A2A once its HTTP address (if any) is up."""
+    """What the server serves beside gRPC started (`Fronts.start`: the HTTP address
+    listening), then health SERVING for the server, `services` and EvalService (served by
+    every server): a server reported ready serves every door it has."""
+    await fronts.start(port, health, callers)
     await health.set("", health_pb2.HealthCheckResponse.SERVING)
     for name in (*services, EVAL_SERVICE):
         await health.set(name, health_pb2.HealthCheckResponse.SERVING)
-    if a2a is not None:
-        await a2a.start(port, health, authenticator)
+
+
+def _listen(server: grpc.aio.Server, settings: Settings) -> int:
+    """Bind the server's port (not yet serving); StartupError when the address is taken.
+    grpcio once answered 0 for an address it could not bind; grpcio 1.85 raises
+    RuntimeError (whose message says nothing of why): both become the same one line."""
+    try:
+        port = server.add_insecure_port(settings.address)
+    except RuntimeError:
+        port = 0
+    if port == 0:
+        raise StartupError(
+            f"cannot listen on {settings.address} (AGENTD_ADDRESS): "
+            f"{unbindable(settings.address)}; choose another address (port 0: any free port)"
+        )
+    return port
+
+
+async def start_serving(
+    server: grpc.aio.Server,
+    settings: Settings,
+    health: HealthServicer,
+    fronts: Fronts,
+    callers: Callers,
+) -> int:
+    """Bind, start, report SERVING: the port. StartupError when an address cannot be
+    bound; when that is the HTTP address, the gRPC server already started is stopped."""
+    port = _listen(server, settings)
+    await server.start()
+    try:
+        await report_serving(health, [SERVICE_NAME], port, fronts, callers)
+    except BaseException:
+        await server.stop(None)
+        raise
+    return port
 
 
 @dataclass

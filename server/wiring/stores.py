@@ -1,17 +1,21 @@
-"""Where the server keeps its state, and the rate limiters it enforces, from its settings:
-for the start (`server.app`), the interceptor chain (`server.wiring.services`) and A2A's HTTP
-guard (`server.wiring.a2a_serving`), which must not import the builders of the server's
-parts. And the stores that keep secrets sealed with the server's keys (`core.keyring`), in
-one place: what `agentd keys reencrypt` walks, and what start-up seals when it finds
-secrets stored in plain text before there was a key."""
+"""Where the server keeps its state, and the rate limiters it enforces (`Callers`: with the
+authenticator, for every door), from its settings:
+for the start (`server.app`), the interceptor chain (`server.wiring.services`) and the
+HTTP address's guard (`server.wiring.fronts.http`), which must not import the builders of
+the server's parts. And the stores that keep secrets sealed with the server's keys
+(`core.keyring`), in one place: what `agentd keys reencrypt` walks, and what start-up
+seals when it finds secrets stored in plain text before there was a key."""
 
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
 
 import structlog
 
 from agent.recording.traces import DEFAULT_ARGUMENTS_KEY, Traces
+from auth.authenticator import Authenticator
+from auth.throttle import FailureThrottle
 from core.keyring import KeyRing, SealedValues
 from server.settings import Settings
 from stores.build import LiveStores, StoreSettings, build_rate_limiters, build_traces
@@ -62,6 +66,31 @@ def rate_limiters(
     return build_rate_limiters(
         stores, live, parse_limits(settings.rate_limits), parse_limits(settings.tenant_rate_limits)
     )
+
+
+@dataclass(frozen=True, slots=True)
+class Callers:
+    """Who may call and how often, the same on every door: the server's authenticator
+    (None: auth is off) and its rate limiters, built once, so that a caller's buckets are
+    one on the gRPC port and the HTTP address even in the process."""
+
+    authenticator: Authenticator | None
+    per_principal: RateLimiter
+    per_tenant: RateLimiter
+    throttle: FailureThrottle | None = None
+    """Refused credentials per client address (AGENTD_AUTH_FAILURE_LIMIT), with auth on."""
+
+    @classmethod
+    def of(
+        cls,
+        settings: Settings,
+        authenticator: Authenticator | None,
+        stores: StoreSettings,
+        live: LiveStores,
+    ) -> Callers:
+        rate = settings.failure_throttle_rate if authenticator is not None else None
+        throttle = FailureThrottle(rate) if rate is not None else None
+        return cls(authenticator, *rate_limiters(settings, stores, live), throttle)
 
 
 def retention_sweeper(settings: Settings, database: Database) -> RetentionSweeper | None:

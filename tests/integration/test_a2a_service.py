@@ -87,7 +87,7 @@ async def test_the_sdk_is_not_imported_unless_a2a_is_on() -> None:
     # (starlette and uvicorn come with mcp's client already: not A2A's to keep out.)
     probe = (
         "import sys, server.app, server.commands.cli; "
-        "print(sorted(m for m in ('a2a', 'server.wiring.a2a_serving', 'server.a2a.http') "
+        "print(sorted(m for m in ('a2a', 'server.wiring.fronts.a2a_serving', 'server.a2a.http') "
         "if m in sys.modules))"
     )
     done = await asyncio.to_thread(
@@ -103,7 +103,7 @@ async def test_json_rpc_calls_pass_the_same_auth_rate_limits_and_audit(tmp_path:
         tmp_path,
         [{"text": "42", "repeat": -1}],
         a2a=True,
-        a2a_http_address="127.0.0.1:0",
+        http_address="127.0.0.1:0",
         rate_limits="Execute=1/m",
     ) as t:
         made, plaintext = new_key("acme", "alice", ())
@@ -130,7 +130,9 @@ async def test_json_rpc_calls_pass_the_same_auth_rate_limits_and_audit(tmp_path:
                 assert answer["result"]["task"]["status"]["state"] == "TASK_STATE_COMPLETED"
             async with http.post(url, json=call("j2"), headers=credentials) as limited:
                 assert limited.status == 429
-                assert "RATE_LIMITED" in (await limited.json())["error"]["message"]
+                assert limited.headers["retry-after"] == "60"
+                [reason, _] = (await limited.json())["error"]["details"]
+                assert reason["reason"] == "RATE_LIMITED"
 
         await t.server.audit.flush()
         records = [r for r in await t.rpc_records() if r.method.startswith(f"/{A2A}/")]

@@ -2,8 +2,9 @@
 agents the engine calls, loaded when first called.
 
 The server calls `a2a_if_on`; the SDK (and starlette, uvicorn for the HTTP address) is
-imported only when A2A is on (AGENTD_A2A=true), by `server.wiring.a2a_serving`; a
-server whose agents call no remote agent never loads `server.a2a.remote`.
+imported only when A2A is on (AGENTD_A2A=true), by `server.wiring.fronts.a2a_serving`
+(its door on the HTTP address, `server.a2a.http`, with it); a server whose agents call
+no remote agent never loads `server.a2a.remote`.
 """
 
 from __future__ import annotations
@@ -20,26 +21,32 @@ if TYPE_CHECKING:
     from agent.running.answers import Outcome
     from agent.running.run import TaskRun
     from agent.teams.remote import RemoteAgents
-    from auth.authenticator import Authenticator
     from records.agents.remote_keys import RemoteDelegate
     from records.tasks import Task
     from records.waits import Wait
+    from server.http.door import Door
     from server.services.tasks import TaskService
     from server.settings import Settings
-    from stores.build import DurableStores, LiveStores
+    from stores.build import DurableStores
     from stores.tasks.base import TaskStore
     from tools.builtin.addresses import IPNetwork
     from tools.registry import ToolRegistry
 
 
 class A2A(Protocol):
-    """A2A on a server (`server.wiring.a2a_serving.A2AServing`), as its lifecycle sees it."""
+    """A2A on a server (`server.wiring.fronts.a2a_serving.A2AServing`), as its lifecycle
+    sees it."""
 
     service_name: str
 
-    async def start(
-        self, grpc_port: int, health: HealthServicer, authenticator: Authenticator | None
-    ) -> None: ...
+    def door(self) -> Door:
+        """Its door on the HTTP address (`server.a2a.http`)."""
+        ...
+
+    async def start(self, grpc_port: int, health: HealthServicer, served: str = "") -> None:
+        """Serving: the cards name the gRPC port and `served`, the HTTP address's URL when
+        it serves A2A's door."""
+        ...
 
     async def stop(self) -> None: ...
 
@@ -50,7 +57,6 @@ def a2a_if_on(
     engine: Engine,
     service: TaskService,
     tasks: TaskStore,
-    live: LiveStores,
     registry: ToolRegistry,
     agents: Agents,
     durable: DurableStores,
@@ -58,7 +64,7 @@ def a2a_if_on(
     """lf.a2a.v1.A2AService on `server` when A2A is on; the A2A SDK is imported only then."""
     if not settings.a2a:
         return None
-    from server.wiring.a2a_serving import A2AServing  # the SDK, only when A2A is on
+    from server.wiring.fronts.a2a_serving import A2AServing  # the SDK, only when A2A is on
 
     return A2AServing.add(
         server,
@@ -68,7 +74,7 @@ def a2a_if_on(
         tasks,
         registry,
         agents,
-        (live, durable),
+        durable,
     )
 
 
