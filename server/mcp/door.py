@@ -1,0 +1,103 @@
+"""The MCP door of the HTTP address: `/mcp`, streamable HTTP by the official `mcp` SDK's
+server side, stateless (no session is kept: any replica answers any request, a
+2026-07-28 request and a handshake-era one alike), answering in JSON or SSE as the SDK
+does (SSE once a call has progress to tell).
+
+tools/list shows the agents the caller may use (`server.mcp.catalog`); tools/call of one
+runs an agentd task (`server.mcp.calls`). The SDK implements no MCP tasks (`tasks/*`):
+a long call holds its request open, streaming progress, until its task ends or waits for
+a person (docs/mcp-server.md).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
+from typing import Any
+
+import mcp_types as types
+from mcp.server.lowlevel.server import Server
+from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
+from starlette.requests import Request
+from starlette.routing import BaseRoute, Route
+
+from agent.definitions.catalog import Agents
+from agent.engine import Engine
+from core.keyring import KeyRing
+from server.http.door import audited, call_of
+from server.mcp.calls import AgentCalls, Context
+from server.mcp.catalog import AgentTools
+from server.services.tasks import TaskService
+from tools.registry import ToolRegistry
+
+PATH = "/mcp"
+INSTRUCTIONS = (
+    "Each tool is an agentd agent: give it a task (and optionally a context object); it "
+    "plans, calls tools and answers. A call that needs a person's approval or answer "
+    "returns input_required (2026-07-28 clients) or names the task waiting in agentd's inbox."
+)
+
+
+def method_of_body(body: bytes) -> str:
+    """The JSON-RPC method of a request body; "invalid" when it names none."""
+    try:
+        data = json.loads(body)
+    except (ValueError, RecursionError):
+        return "invalid"
+    method = data.get("method") if isinstance(data, dict) else None
+    if not isinstance(method, str) or not method:
+        return "invalid"
+    return method[:64]
+
+
+class McpDoor:
+    """The MCP server on the HTTP address (`server.http.door.Door`)."""
+
+    name = "mcp"
+    service = "mcp"
+
+    def __init__(
+        self,
+        engine: Engine,
+        tasks: TaskService,
+        agents: Agents,
+        registry: ToolRegistry,
+        ring: KeyRing,
+        *,
+        version: str = "",
+    ) -> None:
+        self._catalog = AgentTools(agents, registry)
+        self._calls = AgentCalls(engine, tasks, agents, self._catalog, ring)
+        self.server: Server[Any] = Server(
+            "agentd",
+            version=version,
+            instructions=INSTRUCTIONS,
+            on_list_tools=self._list_tools,
+            on_call_tool=self._calls.call,
+        )
+        self._manager = StreamableHTTPSessionManager(app=self.server, stateless=True)
+        self._app = StreamableHTTPASGIApp(self._manager)
+
+    def routes(self) -> Sequence[BaseRoute]:
+        return [Route(PATH, self._app, methods=["GET", "POST", "DELETE"])]
+
+    def method_of(self, request: Request, body: bytes) -> str:
+        if request.method != "POST":
+            return request.method  # GET (a stream stateless HTTP does not keep), DELETE
+        return method_of_body(body)
+
+    def running(self) -> AbstractAsyncContextManager[None]:
+        return self._manager.run()
+
+    def starts_task(self, method: str) -> bool:
+        return method == "tools/call"
+
+    async def _list_tools(
+        self, ctx: Context, params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        request = ctx.request
+        assert isinstance(request, Request), "the MCP server runs behind the HTTP address"
+        tools = await self._catalog.listed(call_of(request))
+        audited(request, "OK")
+        return types.ListToolsResult(tools=tools)
