@@ -1,0 +1,115 @@
+"""agentd's agents as MCP tools, driven by the official `mcp` client in a process of its
+own against two replicas on the machine's Redis and PostgreSQL (auth on, default deny):
+it lists the agents alice may use as tools, calls one to its answer with progress
+notifications, gets `input_required` for a tool call needing approval on one replica and
+sends the approval (alice holds the approver role ApproveToolCall asks for) with its
+retry to the other, where the task goes on to its answer. A
+caller without the grants sees no tool and is refused; the sealed request state is no use
+to another caller; an older client is told of the inbox; one without credentials gets 401.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from records.keys import new_key
+from tests.integration.mcp_client import door
+from tests.integration.mcp_client.door import served
+from tests.integration.test_a2a_push import KEYS
+from tests.integration.trust import Trust, trusted
+
+pytestmark = [pytest.mark.redis, pytest.mark.postgres]
+
+SCRIPT = Path(door.__file__).with_name("script.py")
+PLAIN = "id: plain\ndescription: Says hello.\n"
+HELPER = "id: helper\ndescription: Does sums.\nmode: function_calling\ntools: [calculator]\n"
+REPLIES: list[dict[str, Any]] = [
+    {"match": "1764", "text": "the sum is 1764", "repeat": -1},  # the approved call's result
+    {"match": "calc job", "repeat": -1,
+     "tool_calls": [{"name": "calculator", "arguments": {"expression": "42*42"}}]},
+    {"match": "hello there", "text": "hi from plain", "repeat": -1},
+]  # fmt: skip
+
+
+async def official_client(spec: dict[str, Any]) -> dict[str, Any]:
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        str(SCRIPT),
+        json.dumps(spec),
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    out, err = await asyncio.wait_for(process.communicate(), timeout=60)
+    assert process.returncode == 0, err.decode()[-4000:]
+    found: dict[str, Any] = json.loads(out.decode().strip().splitlines()[-1])
+    return found
+
+
+async def token(t: Trust, principal: str, *roles: str) -> str:
+    made, plaintext = new_key("acme", principal, roles)
+    await t.server.durable.api_keys.add(made)
+    return plaintext
+
+
+async def test_the_official_client_across_two_replicas(
+    tmp_path: Path, prefix: str, database: str
+) -> None:
+    agents = tmp_path / "agents"
+    agents.mkdir()
+    (agents / "plain.yaml").write_text(PLAIN)
+    (agents / "helper.yaml").write_text(HELPER)
+    shared: dict[str, Any] = {"redis_url": "redis://127.0.0.1:6379/0", "redis_prefix": prefix,
+              "database_url": database, "grants_refresh_seconds": 0.1, "keys": KEYS,
+              "agents_dir": agents}  # fmt: skip
+    async with (
+        trusted(tmp_path / "a", REPLIES, **shared) as a,
+        trusted(tmp_path / "b", **shared, llm_base_url=a.llm.base_url) as b,
+        served(a.server) as url_a,
+        served(b.server) as url_b,
+    ):
+        for agent in ("agent.plain", "agent.helper"):
+            await a.grant("acme", "principal:alice", agent, "read")
+        await a.grant("acme", "principal:alice", "calculator", "read", requires_approval=True)
+        await b.refresh()
+        spec = {"a": url_a, "b": url_b, "token": await token(a, "alice", "approver"),
+                "stranger": await token(a, "bob")}  # fmt: skip
+        found = await official_client(spec)
+        alice = await a.client("acme", "alice")
+        started = await alice.get_task(found["approval"]["task_id"])
+        assert dict(started.labels) == {"agentd.via": "mcp"}
+        assert started.agent.startswith("helper")
+
+    answered = found["answered"]
+    assert set(answered["tools"]) == {"plain", "helper"}
+    assert answered["tools"]["helper"]["description"] == "Does sums."
+    schema = answered["tools"]["plain"]["schema"]
+    assert schema["required"] == ["task"]
+    assert set(schema["properties"]) == {"task", "context"}
+    assert (answered["answer"], answered["is_error"]) == ("hi from plain", False)
+    assert "task completed" in answered["progress"]
+    assert len(answered["progress"]) >= 2
+
+    approval = found["approval"]
+    assert "calculator" in approval["message"]
+    assert approval["schema"]["required"] == ["approve"]
+    assert (approval["answer"], approval["is_error"]) == ("the sum is 1764", False)
+    assert approval["task_id"].startswith("task_")
+    assert "INVALID_ARGUMENT" in approval["stolen"]
+    assert "requestState" in approval["stolen"]
+
+    refused = found["refused"]
+    assert refused["stranger_tools"] == []
+    assert refused["denied_is_error"] is True
+    assert "PERMISSION_DENIED" in refused["denied"]
+    assert "agent.plain" in refused["denied"]
+    assert refused["legacy_is_error"] is True
+    assert "ListPendingActions" in refused["legacy"]
+    assert "ApproveToolCall" in refused["legacy"]
+    assert "arguments.task" in refused["bad"]
+    assert refused["anonymous_status"] == 401
