@@ -45,6 +45,12 @@ def _text(text: str, *, error: bool = False, task_id: str = "") -> types.CallToo
     return types.CallToolResult(content=[types.TextContent(text=text)], is_error=error, meta=meta)
 
 
+def error_result(request: Request, error: AgentdError, task_id: str = "") -> types.CallToolResult:
+    """A refused call: an error result naming its reason, audited under its gRPC code."""
+    audited(request, status_code_for(error).name, task_id)
+    return _text(f"{error.reason}: {error.message}", error=True, task_id=task_id)
+
+
 def _progress(payload: object) -> str:
     """The progress message of an event ("" for one not worth telling)."""
     if isinstance(payload, ev.StepStarted):
@@ -104,8 +110,7 @@ class AgentCalls:
             audited(request, "OK", task_id)
             return await self._follow(ctx, call, task, after)
         except AgentdError as error:
-            audited(request, status_code_for(error).name, task_id)
-            return _text(f"{error.reason}: {error.message}", error=True, task_id=task_id)
+            return error_result(request, error, task_id)
 
     async def _start(
         self, call: CallContext, params: types.CallToolRequestParams

@@ -24,11 +24,15 @@ from starlette.routing import BaseRoute, Route
 
 from agent.definitions.catalog import Agents
 from agent.engine import Engine
+from agent.guardrails.runs import Guards
+from core.errors import AgentdError
 from core.keyring import KeyRing
 from server.http.door import audited, call_of
-from server.mcp.calls import AgentCalls, Context
+from server.mcp.calls import AgentCalls, Context, error_result
 from server.mcp.catalog import AgentTools
+from server.mcp.own_tools import PREFIX, OwnTools
 from server.services.tasks import TaskService
+from server.settings import Settings
 from tools.registry import ToolRegistry
 
 PATH = "/mcp"
@@ -65,16 +69,20 @@ class McpDoor:
         registry: ToolRegistry,
         ring: KeyRing,
         *,
+        own_tools: bool = False,
+        guards: Guards | None = None,
         version: str = "",
     ) -> None:
         self._catalog = AgentTools(agents, registry)
         self._calls = AgentCalls(engine, tasks, agents, self._catalog, ring)
+        self._own = OwnTools(registry, guards) if own_tools else None
+        """agentd's own tools (AGENTD_MCP_TOOLS), else None."""
         self.server: Server[Any] = Server(
             "agentd",
             version=version,
             instructions=INSTRUCTIONS,
             on_list_tools=self._list_tools,
-            on_call_tool=self._calls.call,
+            on_call_tool=self._call_tool,
         )
         self._manager = StreamableHTTPSessionManager(app=self.server, stateless=True)
         self._app = StreamableHTTPASGIApp(self._manager)
@@ -98,6 +106,44 @@ class McpDoor:
     ) -> types.ListToolsResult:
         request = ctx.request
         assert isinstance(request, Request), "the MCP server runs behind the HTTP address"
-        tools = await self._catalog.listed(call_of(request))
+        call = call_of(request)
+        tools = await self._catalog.listed(call)
+        if self._own is not None:
+            tools += self._own.listed(call)
         audited(request, "OK")
         return types.ListToolsResult(tools=tools)
+
+    async def _call_tool(
+        self, ctx: Context, params: types.CallToolRequestParams
+    ) -> types.CallToolResult | types.InputRequiredResult:
+        if self._own is None or not params.name.startswith(PREFIX):
+            return await self._calls.call(ctx, params)
+        request = ctx.request
+        assert isinstance(request, Request), "the MCP server runs behind the HTTP address"
+        try:
+            result = await self._own.call(call_of(request), params.name, params.arguments)
+        except AgentdError as error:
+            return error_result(request, error)
+        audited(request, "OK")
+        return result
+
+
+def mcp_door(
+    settings: Settings,
+    engine: Engine,
+    tasks: TaskService,
+    agents: Agents,
+    registry: ToolRegistry,
+    guards: Guards | None = None,
+) -> McpDoor:
+    """The door as the settings say: requestState sealed with AGENTD_KEYS (none: waits are
+    told of the inbox), agentd's own tools listed under AGENTD_MCP_TOOLS."""
+    return McpDoor(
+        engine,
+        tasks,
+        agents,
+        registry,
+        settings.key_ring(),
+        own_tools=settings.mcp_tools,
+        guards=guards,
+    )

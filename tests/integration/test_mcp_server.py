@@ -6,6 +6,7 @@ sends the approval (alice holds the approver role ApproveToolCall asks for) with
 retry to the other, where the task goes on to its answer. A
 caller without the grants sees no tool and is refused; the sealed request state is no use
 to another caller; an older client is told of the inbox; one without credentials gets 401.
+Under AGENTD_MCP_TOOLS agentd's own tools are listed and called as CallTool calls them.
 """
 
 from __future__ import annotations
@@ -31,10 +32,13 @@ PLAIN = "id: plain\ndescription: Says hello.\n"
 HELPER = "id: helper\ndescription: Does sums.\nmode: function_calling\ntools: [calculator]\n"
 REPLIES: list[dict[str, Any]] = [
     {"match": "1764", "text": "the sum is 1764", "repeat": -1},  # the approved call's result
-    {"match": "calc job", "repeat": -1,
-     "tool_calls": [{"name": "calculator", "arguments": {"expression": "42*42"}}]},
+    {
+        "match": "calc job",
+        "repeat": -1,
+        "tool_calls": [{"name": "calculator", "arguments": {"expression": "42*42"}}],
+    },
     {"match": "hello there", "text": "hi from plain", "repeat": -1},
-]  # fmt: skip
+]
 
 
 async def official_client(spec: dict[str, Any]) -> dict[str, Any]:
@@ -64,9 +68,15 @@ async def test_the_official_client_across_two_replicas(
     agents.mkdir()
     (agents / "plain.yaml").write_text(PLAIN)
     (agents / "helper.yaml").write_text(HELPER)
-    shared: dict[str, Any] = {"redis_url": "redis://127.0.0.1:6379/0", "redis_prefix": prefix,
-              "database_url": database, "grants_refresh_seconds": 0.1, "keys": KEYS,
-              "agents_dir": agents}  # fmt: skip
+    shared: dict[str, Any] = {
+        "redis_url": "redis://127.0.0.1:6379/0",
+        "redis_prefix": prefix,
+        "database_url": database,
+        "grants_refresh_seconds": 0.1,
+        "keys": KEYS,
+        "agents_dir": agents,
+        "mcp_tools": True,
+    }
     async with (
         trusted(tmp_path / "a", REPLIES, **shared) as a,
         trusted(tmp_path / "b", **shared, llm_base_url=a.llm.base_url) as b,
@@ -76,9 +86,15 @@ async def test_the_official_client_across_two_replicas(
         for agent in ("agent.plain", "agent.helper"):
             await a.grant("acme", "principal:alice", agent, "read")
         await a.grant("acme", "principal:alice", "calculator", "read", requires_approval=True)
+        await a.grant("acme", "principal:carol", "calculator", "read")
         await b.refresh()
-        spec = {"a": url_a, "b": url_b, "token": await token(a, "alice", "approver"),
-                "stranger": await token(a, "bob")}  # fmt: skip
+        spec = {
+            "a": url_a,
+            "b": url_b,
+            "token": await token(a, "alice", "approver"),
+            "stranger": await token(a, "bob"),
+            "carol": await token(a, "carol"),
+        }
         found = await official_client(spec)
         alice = await a.client("acme", "alice")
         started = await alice.get_task(found["approval"]["task_id"])
@@ -86,7 +102,7 @@ async def test_the_official_client_across_two_replicas(
         assert started.agent.startswith("helper")
 
     answered = found["answered"]
-    assert set(answered["tools"]) == {"plain", "helper"}
+    assert set(answered["tools"]) == {"plain", "helper", "agentd.calculator"}
     assert answered["tools"]["helper"]["description"] == "Does sums."
     schema = answered["tools"]["plain"]["schema"]
     assert schema["required"] == ["task"]
@@ -113,3 +129,8 @@ async def test_the_official_client_across_two_replicas(
     assert "ApproveToolCall" in refused["legacy"]
     assert "arguments.task" in refused["bad"]
     assert refused["anonymous_status"] == 401
+
+    own = found["own"]
+    assert own["tools"] == ["agentd.calculator"]
+    assert (own["answer"], own["is_error"]) == ("42", False)
+    assert "PERMISSION_DENIED" in own["refused"]

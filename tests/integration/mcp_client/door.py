@@ -22,7 +22,7 @@ from core.identity import CallContext
 from server.app import AgentdServer
 from server.calls import trace_id_from
 from server.http.door import CALL
-from server.mcp.door import McpDoor
+from server.mcp.door import McpDoor, mcp_door
 from server.services.tasks import TaskService
 from server.wiring.agents import start_agents
 from server.wiring.builders import build_authenticator, build_conversations
@@ -64,7 +64,7 @@ def door_of(server: AgentdServer, background: list[asyncio.Task[None]]) -> McpDo
         key_ttl_seconds=600,
     )
     agents = start_agents(settings, durable.agents, background)
-    return McpDoor(server.engine, service, agents, server.registry, settings.key_ring())
+    return mcp_door(settings, server.engine, service, agents, server.registry)
 
 
 @contextlib.asynccontextmanager

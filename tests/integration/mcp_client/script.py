@@ -2,7 +2,8 @@
 a process of its own: `python script.py '<spec json>'` prints one JSON line of findings.
 
 The spec names two replicas' `/mcp` URLs (`a`, `b`) and the bearer tokens of a caller
-holding the grants (`token`) and of one holding none (`stranger`)."""
+holding the grants (`token`), of one holding none (`stranger`) and of one holding a
+grant for the calculator alone (`carol`)."""
 
 from __future__ import annotations
 
@@ -107,11 +108,26 @@ async def refused(spec: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+async def own(spec: dict[str, Any]) -> dict[str, Any]:
+    """agentd's own tools (AGENTD_MCP_TOOLS), called as CallTool calls them."""
+    async with client(spec["b"], spec["carol"]) as mcp:
+        tools = (await mcp.list_tools()).tools
+        result = await mcp.call_tool("agentd.calculator", {"expression": "6*7"})
+        refused = await mcp.call_tool("agentd.read_file", {"path": "x"})
+    return {
+        "tools": [t.name for t in tools],
+        "answer": text_of(result),
+        "is_error": bool(result.is_error),
+        "refused": text_of(refused),
+    }
+
+
 async def main(spec: dict[str, Any]) -> dict[str, Any]:
     return {
         "answered": await answered(spec),
         "approval": await approval(spec),
         "refused": await refused(spec),
+        "own": await own(spec),
     }
 
 
