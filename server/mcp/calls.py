@@ -108,6 +108,8 @@ class AgentCalls:
                 task, after = await self._start(call, params)
                 task_id = task.task_id
             audited(request, "OK", task_id)
+            # Its id first: a client that loses the call still finds its task (GetTask).
+            await ctx.session.report_progress(0, None, f"task {task_id}")
             return await self._follow(ctx, call, task, after)
         except AgentdError as error:
             return error_result(request, error, task_id)

@@ -108,6 +108,7 @@ async def test_the_official_client_across_two_replicas(
     assert schema["required"] == ["task"]
     assert set(schema["properties"]) == {"task", "context"}
     assert (answered["answer"], answered["is_error"]) == ("hi from plain", False)
+    assert answered["progress"][0].startswith("task task_")
     assert "task completed" in answered["progress"]
     assert len(answered["progress"]) >= 2
 
