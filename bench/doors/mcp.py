@@ -1,103 +1,41 @@
 """An MCP tool call against native `Execute`, in one run on one server: the round trip of
 the same task (an agent answering at once in 20 chunks), interleaved call by call.
 
-One agentd in this process (auth off, SQLite, in-process task store) and its MCP door
-(`server.mcp`) on a loopback uvicorn, behind a stand-in for the address's guard that
-hands it the anonymous caller as auth off does. The MCP side is the official client
-(2026-07-28, one connection reused), calling the agent with a progress callback (the
-answer streams as SSE with a notification per step) and without one (one JSON answer);
-the native side reads `Execute`'s stream to its end. Target: MCP within 1.5x.
+One agentd in this process (auth off, SQLite, in-process task store) serving its MCP
+door (`server.mcp`) on its HTTP address, behind the address's guard. The MCP side is
+the official client (2026-07-28, one connection reused), calling the agent with a
+progress callback (the answer streams as SSE with a notification per step) and without
+one (one JSON answer); the native side reads `Execute`'s stream to its end. Target: MCP within 1.5x.
 Loops are bounded in count and time.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import statistics
 import tempfile
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import grpc
 import mcp_types as types
-import uvicorn
 from mcp.client.client import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
-from starlette.applications import Starlette
-from starlette.types import ASGIApp, Receive, Scope, Send
 
-from agent.feed import TaskFeed
 from agent.llm.fakes.server import FakeOpenAIServer
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import agent_service_pb2_grpc as pb_grpc
-from core.identity import ANONYMOUS, CallContext, Principal
 from server import logs
 from server.app import AgentdServer
-from server.http.door import CALL
-from server.mcp.door import mcp_door
-from server.services.tasks import TaskService
 from server.settings import Settings
-from server.wiring.agents import start_agents
-from server.wiring.builders import build_conversations
 
 RUNS = 150
 TIME_CAP_SECONDS = 40.0
 REPLY = {"text": "The answer is forty-two, as computed in full. " * 4, "chunks": 20, "repeat": -1}
 AGENT = "id: bench\ndescription: Answers.\nmode: function_calling\n"
 TARGET = 1.5
-
-
-class _Anonymous:
-    """The guard's promise with auth off: every request is the anonymous caller's."""
-
-    def __init__(self, app: ASGIApp, principal: Principal) -> None:
-        self._app = app
-        self._principal = principal
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http":
-            scope.setdefault("state", {})[CALL] = CallContext(self._principal)
-        await self._app(scope, receive, send)
-
-
-@contextlib.asynccontextmanager
-async def _door(server: AgentdServer) -> AsyncIterator[str]:
-    """The MCP door over the server's engine on a free loopback port; its URL."""
-    settings, durable, live = server.settings, server.durable, server.live
-    background: list[asyncio.Task[None]] = []
-    service = TaskService(
-        server.engine,
-        TaskFeed(server.tasks, durable.history),
-        build_conversations(settings, durable, live, server.tasks),
-        live.idempotency,
-        key_ttl_seconds=600,
-    )
-    agents = start_agents(settings, durable.agents, background)
-    door = mcp_door(settings, server.engine, service, agents, server.registry)
-    app = Starlette(routes=list(door.routes()), lifespan=lambda _: door.running())
-    anonymous = Principal(ANONYMOUS.id, ANONYMOUS.tenant, tuple(settings.anonymous_roles))
-    config = uvicorn.Config(
-        _Anonymous(app, anonymous), host="127.0.0.1", port=0, log_level="error", access_log=False
-    )
-    http = uvicorn.Server(config)
-    serving = asyncio.create_task(http.serve())
-    try:
-        for _ in range(500):  # at most 5 s
-            if http.started or serving.done():
-                break
-            await asyncio.sleep(0.01)
-        assert http.started, "uvicorn did not start"
-        yield f"http://127.0.0.1:{http.servers[0].sockets[0].getsockname()[1]}/mcp"
-    finally:
-        http.should_exit = True
-        await serving
-        for job in background:
-            job.cancel()
-        await asyncio.gather(*background, return_exceptions=True)
 
 
 async def _interleaved(calls: dict[str, Callable[[], Awaitable[None]]]) -> dict[str, list[float]]:
@@ -174,12 +112,14 @@ async def main() -> None:
                 tenant_rate_limits="",
                 metrics_address="",
                 agents_dir=workspace / "agents",
+                http_address="127.0.0.1:0",
+                http_doors=["mcp"],
                 database_url=f"sqlite+aiosqlite:///{workspace / 'agentd.db'}",
             )
             server = await AgentdServer.start(settings)
             try:
-                async with _door(server) as url:
-                    found = await _figures(f"127.0.0.1:{server.port}", url)
+                assert server.http is not None
+                found = await _figures(f"127.0.0.1:{server.port}", f"{server.http.url}mcp")
             finally:
                 await server.shutdown(grace=0)
     native = _p50_ms(found["execute"])

@@ -11,9 +11,10 @@ a person (docs/mcp-server.md).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
-from collections.abc import Sequence
-from contextlib import AbstractAsyncContextManager
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 import mcp_types as types
@@ -95,8 +96,29 @@ class McpDoor:
             return request.method  # GET (a stream stateless HTTP does not keep), DELETE
         return method_of_body(body)
 
-    def running(self) -> AbstractAsyncContextManager[None]:
-        return self._manager.run()
+    @contextlib.asynccontextmanager
+    async def running(self) -> AsyncIterator[None]:
+        """The SDK's session manager, run in a task of its own: its anyio task group (where
+        every request's server runs) is entered and left in that one task, whichever
+        tasks enter and leave this (the address enters it starting, leaves it stopping)."""
+        started, stop = asyncio.Event(), asyncio.Event()
+
+        async def hold() -> None:
+            async with self._manager.run():
+                started.set()
+                await stop.wait()
+
+        held = asyncio.create_task(hold(), name="agentd-mcp-sessions")
+        waiting = asyncio.create_task(started.wait())
+        await asyncio.wait({held, waiting}, return_when=asyncio.FIRST_COMPLETED)
+        waiting.cancel()
+        if held.done():
+            await held  # it failed to start: its error
+        try:
+            yield
+        finally:
+            stop.set()
+            await held
 
     def starts_task(self, method: str) -> bool:
         return method == "tools/call"

@@ -20,14 +20,13 @@ from typing import Any
 import pytest
 
 from records.keys import new_key
-from tests.integration.mcp_client import door
-from tests.integration.mcp_client.door import served
+from tests.integration import mcp_client
 from tests.integration.test_a2a_push import KEYS
 from tests.integration.trust import Trust, trusted
 
 pytestmark = [pytest.mark.redis, pytest.mark.postgres]
 
-SCRIPT = Path(door.__file__).with_name("script.py")
+SCRIPT = Path(mcp_client.__file__).with_name("script.py")
 PLAIN = "id: plain\ndescription: Says hello.\n"
 HELPER = "id: helper\ndescription: Does sums.\nmode: function_calling\ntools: [calculator]\n"
 REPLIES: list[dict[str, Any]] = [
@@ -55,6 +54,12 @@ async def official_client(spec: dict[str, Any]) -> dict[str, Any]:
     return found
 
 
+def url_of(t: Trust) -> str:
+    """The MCP door's URL on the server's HTTP address."""
+    assert t.server.http is not None
+    return f"{t.server.http.url}mcp"
+
+
 async def token(t: Trust, principal: str, *roles: str) -> str:
     made, plaintext = new_key("acme", principal, roles)
     await t.server.durable.api_keys.add(made)
@@ -76,12 +81,12 @@ async def test_the_official_client_across_two_replicas(
         "keys": KEYS,
         "agents_dir": agents,
         "mcp_tools": True,
+        "http_address": "127.0.0.1:0",
+        "http_doors": ["mcp"],
     }
     async with (
         trusted(tmp_path / "a", REPLIES, **shared) as a,
         trusted(tmp_path / "b", **shared, llm_base_url=a.llm.base_url) as b,
-        served(a.server) as url_a,
-        served(b.server) as url_b,
     ):
         for agent in ("agent.plain", "agent.helper"):
             await a.grant("acme", "principal:alice", agent, "read")
@@ -89,8 +94,8 @@ async def test_the_official_client_across_two_replicas(
         await a.grant("acme", "principal:carol", "calculator", "read")
         await b.refresh()
         spec = {
-            "a": url_a,
-            "b": url_b,
+            "a": url_of(a),
+            "b": url_of(b),
             "token": await token(a, "alice", "approver"),
             "stranger": await token(a, "bob"),
             "carol": await token(a, "carol"),
@@ -100,6 +105,13 @@ async def test_the_official_client_across_two_replicas(
         started = await alice.get_task(found["approval"]["task_id"])
         assert dict(started.labels) == {"agentd.via": "mcp"}
         assert started.agent.startswith("helper")
+        await a.server.audit.flush()
+        await b.server.audit.flush()
+        audited = [
+            (r.principal_id, r.method, r.code, r.task_id)
+            for r in await a.rpc_records()
+            if r.method.startswith("/mcp/")
+        ]
 
     answered = found["answered"]
     assert set(answered["tools"]) == {"plain", "helper", "agentd.calculator"}
@@ -135,3 +147,9 @@ async def test_the_official_client_across_two_replicas(
     assert own["tools"] == ["agentd.calculator"]
     assert (own["answer"], own["is_error"]) == ("42", False)
     assert "PERMISSION_DENIED" in own["refused"]
+
+    task_id = approval["task_id"]
+    assert ("alice", "/mcp/tools/call", "OK", task_id) in audited  # asked on a, answered on b
+    assert ("bob", "/mcp/tools/call", "PERMISSION_DENIED", "") in audited
+    assert ("alice", "/mcp/tools/list", "OK", "") in audited
+    assert ("unauthenticated", "/mcp/tools/list", "UNAUTHENTICATED", "") in audited
