@@ -3,7 +3,7 @@ AGENTD_HTTP_MAX_BODY_BYTES is refused 413 whether its length is said or it comes
 chunks, and no task is stored; a caller without credentials is refused 401, one past its
 rate 429; each call leaves one audit record under the door's name of it; an unknown path
 is 404; the address's former setting AGENTD_A2A_HTTP_ADDRESS still serves it; and a door
-added to `server.wiring.http.DOORS` is served with the same guard."""
+added to `server.wiring.fronts.http.DOORS` is served with the same guard."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from starlette.routing import BaseRoute, Route
 
 from records.keys import new_key
 from server.http.door import audited, call_of
-from server.wiring import http as wiring
+from server.wiring.fronts import http as wiring
 from tests.helpers import server_process
 from tests.integration.trust import Trust, trusted
 from tests.unit.server.test_http_guard import chunked

@@ -9,7 +9,7 @@ from pydantic import ValidationError
 
 from server.settings import Settings
 from server.settings.environment import setting_variables
-from server.wiring.http import doors_on
+from server.wiring.fronts.http import doors_on
 
 
 def test_the_former_name_of_the_address_is_read(monkeypatch: pytest.MonkeyPatch) -> None:
