@@ -20,7 +20,7 @@ from starlette.requests import Request
 from agent.definitions.catalog import Agents
 from agent.definitions.selection import resolve
 from agent.engine import Engine
-from core.errors import AgentdError, FieldViolation, InvalidArgumentError
+from core.errors import AgentdError, AgentNotFoundError, FieldViolation, InvalidArgumentError
 from core.identity import CallContext
 from core.keyring import KeyRing
 from records import events as ev
@@ -29,7 +29,7 @@ from records.tasks import Task, TaskStatus
 from records.tools.approvals import ApprovalDecision
 from server.http.door import audited, call_of
 from server.mcp import state, waits
-from server.mcp.catalog import AgentTools
+from server.mcp.catalog import DEFAULT, AgentTools
 from server.mcp.state import Waiting
 from server.services.tasks import TaskService
 from server.status import status_code_for
@@ -118,10 +118,16 @@ class AgentCalls:
         self, call: CallContext, params: types.CallToolRequestParams
     ) -> tuple[Task, int]:
         goal, context = _goal(params.arguments)
-        agent = await resolve(self._agents, call.principal.tenant, params.name)
-        assert agent is not None  # a non-empty reference resolves or raises
-        self._catalog.check(call, agent)
-        request = TaskRequest(goal=goal, context=context, agent=params.name, labels=VIA)
+        reference = params.name
+        try:
+            agent = await resolve(self._agents, call.principal.tenant, reference)
+        except AgentNotFoundError:
+            if reference != DEFAULT:
+                raise
+            agent, reference = None, ""  # the default agent, as StartTask runs it
+        if agent is not None:
+            self._catalog.check(call, agent)
+        request = TaskRequest(goal=goal, context=context, agent=reference, labels=VIA)
         return await self._engine.start_or_steer(request, call)
 
     async def _answer(

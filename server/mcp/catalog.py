@@ -2,6 +2,10 @@
 catalog, as ListAgents pages it), named by the agent's id, each taking a `task` and an
 optional `context`.
 
+The server's default agent (no agent file: the task runs with every tool the caller may
+use, as `StartTask` without an agent does) is the tool `agentd`, as A2A's default card
+names it, unless the tenant has an agent of that id.
+
 "May use" is the rule delegation already follows (docs/teams.md): the permission policy
 admits the tool `agent.<id>` for the caller. Under AGENTD_TOOL_PERMISSION=deny a caller
 needs a grant covering it; a call to an agent it may not use is refused, naming that.
@@ -33,6 +37,12 @@ INPUT_SCHEMA: dict[str, Any] = {
     "required": ["task"],
 }
 """Every agent tool's input: the task request's `task` and `context`."""
+
+DEFAULT = "agentd"
+"""The default agent's tool name (A2A's default card's name)."""
+DEFAULT_DESCRIPTION = (
+    "agentd's default agent: give it a task; it plans, calls the tools you may use and answers."
+)
 
 PAGE = 100
 MOST = 1_000
@@ -68,7 +78,15 @@ class AgentTools:
             if page.next is None:
                 break
             after = page.next
+        if all(tool.name != DEFAULT for tool in tools):
+            tools.insert(0, _default())
         return tools
+
+
+def _default() -> types.Tool:
+    return types.Tool(
+        name=DEFAULT, title=DEFAULT, description=DEFAULT_DESCRIPTION, input_schema=INPUT_SCHEMA
+    )
 
 
 def _tool(agent: AgentDefinition) -> types.Tool:

@@ -1,6 +1,6 @@
 """agentd's agents as MCP tools, driven by the official `mcp` client in a process of its
 own against two replicas on the machine's Redis and PostgreSQL (auth on, default deny):
-it lists the agents alice may use as tools, calls one to its answer with progress
+it lists the agents alice may use as tools (and the default agent, `agentd`), calls one to its answer with progress
 notifications, gets `input_required` for a tool call needing approval on one replica and
 sends the approval (alice holds the approver role ApproveToolCall asks for) with its
 retry to the other, where the task goes on to its answer. A
@@ -114,7 +114,8 @@ async def test_the_official_client_across_two_replicas(
         ]
 
     answered = found["answered"]
-    assert set(answered["tools"]) == {"plain", "helper", "agentd.calculator"}
+    assert set(answered["tools"]) == {"agentd", "plain", "helper", "agentd.calculator"}
+    assert answered["default"] == "hi from plain"  # the default agent, on the same model
     assert answered["tools"]["helper"]["description"] == "Does sums."
     schema = answered["tools"]["plain"]["schema"]
     assert schema["required"] == ["task"]
@@ -133,7 +134,7 @@ async def test_the_official_client_across_two_replicas(
     assert "requestState" in approval["stolen"]
 
     refused = found["refused"]
-    assert refused["stranger_tools"] == []
+    assert refused["stranger_tools"] == ["agentd"]  # the default agent needs no grant
     assert refused["denied_is_error"] is True
     assert "PERMISSION_DENIED" in refused["denied"]
     assert "agent.plain" in refused["denied"]
@@ -144,7 +145,7 @@ async def test_the_official_client_across_two_replicas(
     assert refused["anonymous_status"] == 401
 
     own = found["own"]
-    assert own["tools"] == ["agentd.calculator"]
+    assert own["tools"] == ["agentd", "agentd.calculator"]
     assert (own["answer"], own["is_error"]) == ("42", False)
     assert "PERMISSION_DENIED" in own["refused"]
 

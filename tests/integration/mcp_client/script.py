@@ -40,8 +40,10 @@ async def answered(spec: dict[str, Any]) -> dict[str, Any]:
         result = await mcp.call_tool(
             "plain", {"task": "hello there"}, progress_callback=on_progress
         )
+        default = await mcp.call_tool("agentd", {"task": "hello there"})
     return {
         "tools": {t.name: {"description": t.description, "schema": t.input_schema} for t in tools},
+        "default": text_of(default),
         "answer": text_of(result),
         "is_error": bool(result.is_error),
         "progress": told,
