@@ -1,12 +1,14 @@
 """agentd's agents as MCP tools, driven by the official `mcp` client in a process of its
-own against two replicas on the machine's Redis and PostgreSQL (auth on, default deny):
-it lists the agents alice may use as tools (and the default agent, `agentd`), calls one to its answer with progress
-notifications, gets `input_required` for a tool call needing approval on one replica and
-sends the approval (alice holds the approver role ApproveToolCall asks for) with its
-retry to the other, where the task goes on to its answer. A
-caller without the grants sees no tool and is refused; the sealed request state is no use
-to another caller; an older client is told of the inbox; one without credentials gets 401.
-Under AGENTD_MCP_TOOLS agentd's own tools are listed and called as CallTool calls them.
+own against two replicas on the machine's Redis and PostgreSQL, through their HTTP
+addresses and guards (auth on, default deny): it lists the agents alice may use as tools
+(and the default agent, `agentd`), calls one to its answer with progress notifications,
+gets `input_required` for a tool call needing approval on one replica and sends the
+approval (alice holds the approver role ApproveToolCall asks for) with its retry to the
+other, where the task goes on to its answer. A caller without the grants sees only the
+default agent and is refused the others; the sealed request state is no use to another
+caller; an older client is told of the inbox; one without credentials gets 401. Under
+AGENTD_MCP_TOOLS agentd's own tools are listed and called as CallTool calls them. The
+guard's audit records name each call.
 """
 
 from __future__ import annotations
