@@ -156,10 +156,10 @@ def mcp_door(
     tasks: TaskService,
     agents: Agents,
     registry: ToolRegistry,
-    guards: Guards | None = None,
 ) -> McpDoor:
     """The door as the settings say: requestState sealed with AGENTD_KEYS (none: waits are
-    told of the inbox), agentd's own tools listed under AGENTD_MCP_TOOLS."""
+    told of the inbox), agentd's own tools listed under AGENTD_MCP_TOOLS (their calls
+    guarded by the engine's guardrails, as CallTool's are)."""
     return McpDoor(
         engine,
         tasks,
@@ -167,5 +167,5 @@ def mcp_door(
         registry,
         settings.key_ring(),
         own_tools=settings.mcp_tools,
-        guards=guards,
+        guards=engine.guards,
     )
