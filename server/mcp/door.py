@@ -30,7 +30,7 @@ from core.errors import AgentdError
 from core.keyring import KeyRing
 from server.http.door import audited, call_of
 from server.mcp.calls import AgentCalls, Context, error_result
-from server.mcp.catalog import AgentTools
+from server.mcp.catalog import INPUT_SCHEMA, AgentTools
 from server.mcp.own_tools import PREFIX, OwnTools
 from server.services.tasks import TaskService
 from server.settings import Settings
@@ -54,6 +54,13 @@ def method_of_body(body: bytes) -> str:
     if not isinstance(method, str) or not method:
         return "invalid"
     return method[:64]
+
+
+def _input_schema(name: str) -> dict[str, Any] | None:
+    """A tool's input schema for the SDK's `Mcp-Param-*` header check, without running the
+    caller's tools/list before every call: every agent's is the same (an own tool's is
+    not checked: it declares no such header either)."""
+    return None if name.startswith(PREFIX) else INPUT_SCHEMA
 
 
 class McpDoor:
@@ -84,6 +91,7 @@ class McpDoor:
             instructions=INSTRUCTIONS,
             on_list_tools=self._list_tools,
             on_call_tool=self._call_tool,
+            get_tool_input_schema=_input_schema,
         )
         self._manager = StreamableHTTPSessionManager(app=self.server, stateless=True)
         self._app = StreamableHTTPASGIApp(self._manager)
