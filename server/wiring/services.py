@@ -210,12 +210,13 @@ async def report_serving(
     fronts: Fronts,
     authenticator: Authenticator | None,
 ) -> None:
-    """Health SERVING for the server, `services` and EvalService (served by every
-    server); then what it serves beside them (`Fronts.start`)."""
+    """What the server serves beside gRPC started (`Fronts.start`: the HTTP address
+    listening), then health SERVING for the server, `services` and EvalService (served by
+    every server): a server reported ready serves every door it has."""
+    await fronts.start(port, health, authenticator)
     await health.set("", health_pb2.HealthCheckResponse.SERVING)
     for name in (*services, EVAL_SERVICE):
         await health.set(name, health_pb2.HealthCheckResponse.SERVING)
-    await fronts.start(port, health, authenticator)
 
 
 def _listen(server: grpc.aio.Server, settings: Settings) -> int:
