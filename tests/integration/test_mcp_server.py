@@ -4,7 +4,8 @@ addresses and guards (auth on, default deny): it lists the agents alice may use 
 (and the default agent, `agentd`), calls one to its answer with progress notifications,
 gets `input_required` for a tool call needing approval on one replica and sends the
 approval (alice holds the approver role ApproveToolCall asks for) with its retry to the
-other, where the task goes on to its answer. A caller without the grants sees only the
+other, where the task goes on to its answer; an agent's question is answered the same way
+from b to a. A caller without the grants sees only the
 default agent and is refused the others; the sealed request state is no use to another
 caller; an older client is told of the inbox; one without credentials gets 401. Under
 AGENTD_MCP_TOOLS agentd's own tools are listed and called as CallTool calls them. The
@@ -31,7 +32,14 @@ pytestmark = [pytest.mark.redis, pytest.mark.postgres]
 SCRIPT = Path(mcp_client.__file__).with_name("script.py")
 PLAIN = "id: plain\ndescription: Says hello.\n"
 HELPER = "id: helper\ndescription: Does sums.\nmode: function_calling\ntools: [calculator]\n"
+ASKING = "id: asking\nmode: function_calling\nask_user: true\n"
 REPLIES: list[dict[str, Any]] = [
+    {"match": "blue", "text": "you said blue", "repeat": -1},  # the question's answer
+    {
+        "match": "ask job",
+        "repeat": -1,
+        "tool_calls": [{"name": "ask_user", "arguments": {"question": "Which colour?"}}],
+    },
     {"match": "1764", "text": "the sum is 1764", "repeat": -1},  # the approved call's result
     {
         "match": "calc job",
@@ -75,6 +83,7 @@ async def test_the_official_client_across_two_replicas(
     agents.mkdir()
     (agents / "plain.yaml").write_text(PLAIN)
     (agents / "helper.yaml").write_text(HELPER)
+    (agents / "asking.yaml").write_text(ASKING)
     shared: dict[str, Any] = {
         "redis_url": "redis://127.0.0.1:6379/0",
         "redis_prefix": prefix,
@@ -90,7 +99,8 @@ async def test_the_official_client_across_two_replicas(
         trusted(tmp_path / "a", REPLIES, **shared) as a,
         trusted(tmp_path / "b", **shared, llm_base_url=a.llm.base_url) as b,
     ):
-        for agent in ("agent.plain", "agent.helper"):
+        await a.grant("acme", "principal:alice", "ask_user", "read")
+        for agent in ("agent.plain", "agent.helper", "agent.asking"):
             await a.grant("acme", "principal:alice", agent, "read")
         await a.grant("acme", "principal:alice", "calculator", "read", requires_approval=True)
         await a.grant("acme", "principal:carol", "calculator", "read")
@@ -116,7 +126,13 @@ async def test_the_official_client_across_two_replicas(
         ]
 
     answered = found["answered"]
-    assert set(answered["tools"]) == {"agentd", "plain", "helper", "agentd.calculator"}
+    assert set(answered["tools"]) == {
+        "agentd",
+        "plain",
+        "helper",
+        "asking",
+        "agentd.calculator",
+    }
     assert answered["default"] == "hi from plain"  # the default agent, on the same model
     assert answered["tools"]["helper"]["description"] == "Does sums."
     schema = answered["tools"]["plain"]["schema"]
@@ -132,6 +148,10 @@ async def test_the_official_client_across_two_replicas(
     assert approval["schema"]["required"] == ["approve"]
     assert (approval["answer"], approval["is_error"]) == ("the sum is 1764", False)
     assert approval["task_id"].startswith("task_")
+    question = found["question"]
+    assert question["message"] == "Which colour?"
+    assert question["schema"]["required"] == ["answer"]
+    assert (question["answer"], question["is_error"]) == ("you said blue", False)
     assert "INVALID_ARGUMENT" in approval["stolen"]
     assert "requestState" in approval["stolen"]
 

@@ -85,6 +85,32 @@ async def approval(spec: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+async def question(spec: dict[str, Any]) -> dict[str, Any]:
+    """The agent's question as input_required on replica b, answered on replica a."""
+    arguments = {"task": "ask job"}
+    async with client(spec["b"], spec["token"]) as first:
+        asked = await first.session.call_tool("asking", arguments, allow_input_required=True)
+    assert isinstance(asked, types.InputRequiredResult), asked
+    assert asked.input_requests is not None
+    form = asked.input_requests["agentd"]
+    assert isinstance(form, types.ElicitRequest)
+    assert isinstance(form.params, types.ElicitRequestFormParams)
+    reply = types.ElicitResult(action="accept", content={"answer": "blue"})
+    async with client(spec["a"], spec["token"]) as second:
+        done = await second.call_tool(
+            "asking",
+            arguments,
+            input_responses={"agentd": reply},
+            request_state=asked.request_state,
+        )
+    return {
+        "message": form.params.message,
+        "schema": form.params.requested_schema,
+        "answer": text_of(done),
+        "is_error": bool(done.is_error),
+    }
+
+
 async def refused(spec: dict[str, Any]) -> dict[str, Any]:
     """A caller without the grants; one without credentials; an older client's wait."""
     async with client(spec["a"], spec["stranger"]) as mcp:
@@ -128,6 +154,7 @@ async def main(spec: dict[str, Any]) -> dict[str, Any]:
     return {
         "answered": await answered(spec),
         "approval": await approval(spec),
+        "question": await question(spec),
         "refused": await refused(spec),
         "own": await own(spec),
     }
