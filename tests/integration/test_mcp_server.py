@@ -176,3 +176,18 @@ async def test_the_official_client_across_two_replicas(
     assert ("bob", "/mcp/tools/call", "PERMISSION_DENIED", "") in audited
     assert ("alice", "/mcp/tools/list", "OK", "") in audited
     assert ("unauthenticated", "/mcp/tools/list", "UNAUTHENTICATED", "") in audited
+
+
+async def test_without_keys_a_wait_is_told_of_the_inbox(tmp_path: Path) -> None:
+    agents = tmp_path / "agents"
+    agents.mkdir()
+    (agents / "helper.yaml").write_text(HELPER)
+    settings = {"agents_dir": agents, "http_address": "127.0.0.1:0", "http_doors": ["mcp"]}
+    async with trusted(tmp_path, REPLIES, **settings) as t:
+        await t.grant("acme", "principal:alice", "agent.helper", "read")
+        await t.grant("acme", "principal:alice", "calculator", "read", requires_approval=True)
+        spec = {"scenario": "without_keys", "a": url_of(t), "token": await token(t, "alice")}
+        found = (await official_client(spec))["without_keys"]
+    assert found["is_error"] is True
+    assert "no AGENTD_KEYS" in found["text"]
+    assert "ListPendingActions" in found["text"]

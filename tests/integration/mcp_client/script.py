@@ -150,7 +150,19 @@ async def own(spec: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+async def without_keys(spec: dict[str, Any]) -> dict[str, Any]:
+    """A 2026-07-28 call whose task waits, on a server with no keys to seal its state."""
+    async with client(spec["a"], spec["token"]) as mcp:
+        result = await mcp.session.call_tool(
+            "helper", {"task": "calc job"}, allow_input_required=True
+        )
+    assert isinstance(result, types.CallToolResult), result
+    return {"text": text_of(result), "is_error": bool(result.is_error)}
+
+
 async def main(spec: dict[str, Any]) -> dict[str, Any]:
+    if spec.get("scenario") == "without_keys":
+        return {"without_keys": await without_keys(spec)}
     return {
         "answered": await answered(spec),
         "approval": await approval(spec),
