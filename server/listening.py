@@ -20,7 +20,12 @@ def listening_socket(address: str) -> socket.socket:
     host, _, port = address.rpartition(":")
     host = host.strip("[]") or "127.0.0.1"
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    return socket.create_server((host, int(port)), family=family)
+    bound = socket.create_server((host, int(port)), family=family)
+    # Its connections inherit TCP_NODELAY: asyncio sets it only on sockets made with
+    # IPPROTO_TCP (create_server's are made with 0), and without it a response written in
+    # pieces (an SSE stream) waits ~40 ms on Nagle's algorithm and the peer's delayed ACK.
+    bound.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    return bound
 
 
 def reason(error: OSError | ValueError) -> str:

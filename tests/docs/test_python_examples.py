@@ -32,6 +32,7 @@ PLAN = {
     ]
 }
 DEVELOPMENT_KEY = re.compile(r"AGENTD_API_KEY=(agd_\S+)")
+HTTP_ADDRESS = re.compile(r'"url": "(http://[^"]+/)"[^\n]*"event": "HTTP address serving"')
 
 
 @pytest.fixture(scope="module")
@@ -43,6 +44,8 @@ def made_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ServerP
         {"text": "done", "repeat": -1},
     ]))  # fmt: skip
     env = llm_env("", AGENTD_AUTH="on", AGENTD_CRITIC_POLICY="off")
+    # docs/mcp-server.md's example calls the MCP door on the HTTP address.
+    env.update(AGENTD_HTTP_ADDRESS="127.0.0.1:0", AGENTD_HTTP_DOORS="mcp")
     with fake_llm_process(script) as base_url:
         env["AGENTD_LLM_BASE_URL"] = base_url
         with server_process(folder / "server", env) as served:
@@ -63,6 +66,9 @@ def test_a_readme_snippet_runs_as_a_script(
     script = tmp_path / "snippet.py"
     script.write_text(code)
     env = {"PATH": "/usr/bin:/bin", "AGENTD_ADDRESS": served.address, "AGENTD_API_KEY": key}
+    http = HTTP_ADDRESS.search(served.log())
+    assert http, served.log()
+    env["AGENTD_MCP_URL"] = f"{http.group(1)}mcp"
     done = subprocess.run(
         [sys.executable, str(script)], capture_output=True, text=True, timeout=120,
         cwd=tmp_path, env=env, check=False,
@@ -74,5 +80,7 @@ def test_a_readme_snippet_runs_as_a_script(
             str(2**64),
             "TOOL_ARGUMENTS_INVALID [('arguments.expression', 'is required')]",
         ]
+    if "AGENTD_MCP_URL" in code:
+        assert done.stdout.splitlines()[-1] == "done"
     if "plan.steps.pop(2)" in code:
         assert done.stdout.strip() == "['done']"

@@ -38,6 +38,12 @@ class ToolSettings(Section):
         "cancel); unset: the approver roles, the task's wait limit and "
         "AGENTD_WAIT_DEADLINE_ACTIONS",
     )
+    mcp_tools: bool = Field(
+        False,
+        description="the MCP door (docs/mcp-server.md) lists agentd's own tools the caller may "
+        "use beside its agents, as agentd.<tool>, called as CallTool calls them (grants, "
+        "approvals, guardrails, audit)",
+    )
     grants_refresh_seconds: float = Field(
         5.0, gt=0, description="how often grants are reloaded from the database"
     )

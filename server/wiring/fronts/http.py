@@ -68,9 +68,15 @@ def _a2a(parts: DoorParts) -> Door:
     return parts.a2a.door()
 
 
+def _mcp(parts: DoorParts) -> Door:
+    from server.mcp.door import mcp_door  # the mcp SDK, only when the door is served
+
+    return mcp_door(parts.settings, parts.engine, parts.tasks, parts.agents, parts.registry)
+
+
 DOORS: dict[str, Callable[[DoorParts], Door]] = {
     "a2a": _a2a,
-    # "mcp": server.mcp.door.McpDoor, built from DoorParts (its branch adds it here)
+    "mcp": _mcp,
     # "openai": server.openai.door.OpenAIDoor, built from DoorParts (likewise)
 }
 """Every door this server can serve, by its name in AGENTD_HTTP_DOORS."""

@@ -1,0 +1,1 @@
+"""The official `mcp` client, run in a process of its own against agentd's MCP door."""
