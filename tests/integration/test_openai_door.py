@@ -1,0 +1,219 @@
+"""The OpenAI door with the official `openai` client, unchanged but for its base URL and
+key, on two agentd servers sharing Redis and PostgreSQL (a scripted model answers):
+models.list; responses.create plain, streamed and in the background (then retrieved); a
+stream cut mid-way and resumed with `starting_after` on the other replica yields every
+event once, in order; `previous_response_id` across two turns; an approval answered by an
+`mcp_approval_response` on the other replica; chat.completions.create(stream=True); a
+malformed body is 400 naming the field, an unknown agent 404."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import openai
+import pytest
+from openai.types.responses import (
+    ResponseCompletedEvent,
+    ResponseCreatedEvent,
+    ResponseOutputItemDoneEvent,
+    ResponseStreamEvent,
+)
+from openai.types.responses.response_output_item import McpCall
+
+from agent.llm.fakes.server import FakeOpenAIServer
+from tests.contract.conftest import REDIS_URL
+from tests.integration.harness import model_settings
+from tests.integration.openai.serving import door_of, serving
+from tests.servers import QUIET, running_server, settings_in
+
+pytestmark = [pytest.mark.redis, pytest.mark.postgres]
+
+LEAD = "id: lead\ndescription: Leads.\nmode: function_calling\ntools: [calculator, current_time]\n"
+MODEL = "agent:lead"
+REPLIES: list[dict[str, Any]] = [
+    {"text": "Hi there.", "match": "Say hi"},
+    {"text": "Streamed answer, in parts.", "chunks": 3, "match": "Stream please"},
+    {"text": "Done in the background.", "match": "In the background"},
+    {
+        "tool_calls": [{"name": "calculator", "arguments": {"expression": "6*7"}}],
+        "match": "Compute on A",
+    },
+    {"hold": "resumed", "text": "The answer is 42.", "match": "Compute on A"},
+    {"text": "Hello Ada.", "match": "My name is Ada"},
+    {"text": "Your name is Ada.", "match": "What is my name?"},
+    {"tool_calls": [{"name": "current_time", "arguments": {}}], "match": "What time is it?"},
+    {"text": "It is late.", "match": "What time is it?"},
+    {"text": "Chatting, streamed.", "chunks": 2, "match": "Chat with me"},
+]
+
+
+@dataclass
+class Replicas:
+    a: openai.AsyncOpenAI
+    b: openai.AsyncOpenAI
+    llm: FakeOpenAIServer
+
+
+@asynccontextmanager
+async def replicas(tmp_path: Path, prefix: str, database: str) -> AsyncIterator[Replicas]:
+    agents = tmp_path / "agents"
+    agents.mkdir()
+    (agents / "lead.yaml").write_text(LEAD)
+    async with AsyncExitStack() as stack:
+        llm = await stack.enter_async_context(FakeOpenAIServer(REPLIES))
+        clients = []
+        for name in ("a", "b"):
+            settings = settings_in(
+                tmp_path / name,
+                **QUIET,
+                **model_settings(llm),
+                redis_url=REDIS_URL,
+                redis_prefix=prefix,
+                database_url=database,
+                agents_dir=agents,
+                critic_policy="off",
+                approval_tools=["current_time"],
+                grace_period_seconds=1.0,
+            )
+            running = await stack.enter_async_context(running_server(settings))
+            url = await stack.enter_async_context(serving(door_of(running.server, agents)))
+            client = openai.AsyncOpenAI(base_url=url, api_key="agentd-key")
+            stack.push_async_callback(client.close)
+            clients.append(client)
+        yield Replicas(clients[0], clients[1], llm)
+
+
+async def test_the_official_client_on_two_replicas(
+    tmp_path: Path, prefix: str, database: str
+) -> None:
+    async with replicas(tmp_path, prefix, database) as r:
+        models = await r.a.models.list()
+        assert [m.id async for m in models] == [MODEL]
+
+        plain = await r.a.responses.create(model=MODEL, input="Say hi")
+        assert (plain.status, plain.output_text) == ("completed", "Hi there.")
+        assert plain.id.startswith("resp_task_")
+
+        stream = await r.a.responses.create(model=MODEL, input="Stream please", stream=True)
+        events = [e async for e in stream]
+        kinds = [e.type for e in events]
+        assert kinds[:2] == ["response.created", "response.in_progress"]
+        assert kinds[-1] == "response.completed"
+        assert "response.output_text.done" in kinds
+        assert kinds.count("response.output_text.delta") >= 1
+        numbers = [e.sequence_number for e in events]
+        assert numbers == sorted(set(numbers))
+        done = events[-1].response  # type: ignore[union-attr]
+        assert done.output_text == "Streamed answer, in parts."
+
+        background = await r.a.responses.create(
+            model=MODEL, input="In the background", background=True
+        )
+        assert background.status in ("queued", "in_progress")
+        for _ in range(200):
+            polled = await r.b.responses.retrieve(background.id)  # any replica answers
+            if polled.status not in ("queued", "in_progress"):
+                break
+            await asyncio.sleep(0.05)
+        assert (polled.status, polled.output_text) == ("completed", "Done in the background.")
+        items = await r.b.responses.input_items.list(background.id)
+        assert [i.model_dump(exclude_none=True)["content"] for i in items.data] == [
+            [{"type": "input_text", "text": "In the background"}]
+        ]
+
+
+async def test_a_stream_cut_on_one_replica_resumes_on_the_other(
+    tmp_path: Path, prefix: str, database: str
+) -> None:
+    async with replicas(tmp_path, prefix, database) as r:
+        stream = await r.a.responses.create(model=MODEL, input="Compute on A", stream=True)
+        head: list[ResponseStreamEvent] = []
+        async for event in stream:
+            head.append(event)
+            if isinstance(event, ResponseOutputItemDoneEvent) and event.item.type == "mcp_call":
+                break
+        await stream.close()  # cut mid-way: the task goes on, its model call held
+        created, cut = head[0], head[-1]
+        assert isinstance(created, ResponseCreatedEvent)
+        assert isinstance(cut, ResponseOutputItemDoneEvent)
+        call = cut.item
+        assert isinstance(call, McpCall)
+        assert (call.server_label, call.name, call.status) == ("agentd", "calculator", "completed")
+        assert call.output == "42"
+        r.llm.release("resumed")
+        after = cut.sequence_number
+        rid = created.response.id
+        resumed = await r.b.responses.retrieve(rid, stream=True, starting_after=after)
+        rest = [e async for e in resumed]
+        whole = [e async for e in await r.b.responses.retrieve(rid, stream=True)]
+    seen = [(e.sequence_number, e.type) for e in head + rest]
+    assert seen == [(e.sequence_number, e.type) for e in whole]  # every event once, in order
+    assert [n for n, _ in seen] == sorted({n for n, _ in seen})
+    assert rest[0].sequence_number > after
+    last = rest[-1]
+    assert isinstance(last, ResponseCompletedEvent)
+    assert last.response.output_text == "The answer is 42."
+    assert not any(e.type.startswith("response.function_call") for e in whole)
+
+
+async def test_turns_approvals_chat_and_errors(tmp_path: Path, prefix: str, database: str) -> None:
+    async with replicas(tmp_path, prefix, database) as r:
+        one = await r.a.responses.create(model=MODEL, input="My name is Ada")
+        two = await r.b.responses.create(
+            model=MODEL, input="What is my name?", previous_response_id=one.id
+        )
+        assert two.output_text == "Your name is Ada."
+        assert two.conversation is not None
+        assert one.conversation is not None
+        assert two.conversation.id == one.conversation.id
+        said = [m.get("content") for m in r.llm.requests[-1]["messages"]]
+        assert "My name is Ada" in said
+        assert "Hello Ada." in said
+
+        asked = await r.a.responses.create(model=MODEL, input="What time is it?")
+        assert asked.status == "incomplete"
+        request = [o for o in asked.output if o.type == "mcp_approval_request"]
+        assert [(o.server_label, o.name) for o in request] == [("agentd", "current_time")]
+        answered = await r.b.responses.create(
+            model=MODEL,
+            previous_response_id=asked.id,
+            input=[
+                {
+                    "type": "mcp_approval_response",
+                    "approval_request_id": request[0].id,
+                    "approve": True,
+                }
+            ],
+        )
+        assert (answered.status, answered.output_text) == ("completed", "It is late.")
+        calls = [o for o in answered.output if o.type == "mcp_call"]
+        assert [(c.name, c.status) for c in calls] == [("current_time", "completed")]
+
+        chunks = await r.a.chat.completions.create(
+            model=MODEL, messages=[{"role": "user", "content": "Chat with me"}], stream=True
+        )
+        got = [c async for c in chunks]
+        text = "".join(c.choices[0].delta.content or "" for c in got if c.choices)
+        assert text == "Chatting, streamed."
+        assert all(not c.choices or c.choices[0].delta.tool_calls is None for c in got)
+        assert got[-1].choices[0].finish_reason == "stop"
+
+        with pytest.raises(openai.BadRequestError) as bad:
+            await r.a.responses.create(model="gpt-4o", input="x")
+        assert (bad.value.status_code, bad.value.param) == (400, "model")
+        no_content: Any = {"type": "message", "role": "user"}
+        with pytest.raises(openai.BadRequestError) as bad:
+            await r.a.responses.create(model=MODEL, input=[no_content])
+        assert bad.value.param == "input[0].content"
+        with pytest.raises(openai.NotFoundError):
+            await r.a.responses.create(model="agent:nobody", input="x")
+        body = json.dumps({"model": MODEL, "messages": "hi"})
+        with pytest.raises(openai.BadRequestError) as bad:
+            await r.a.post("/chat/completions", cast_to=dict, body=json.loads(body))
+        assert bad.value.param == "messages"
