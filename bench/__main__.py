@@ -24,6 +24,7 @@ from bench import (
     toolsets,
     urls,
 )
+from bench.doors import responses
 from bench.people import approvals, steering
 from bench.recorded import traces
 from bench.spending import ledger, reservations, steps
@@ -53,6 +54,7 @@ BENCHES: list[tuple[Callable[[], None], bool]] = [
     (_async(memory.main), False),
     (_async(teams.main), False),  # late: it quiets the engine's INFO logs
     (_async(a2a.main), True),
+    (_async(responses.main), True),
     (_async(approvals.main), True),
     (_async(steering.main), True),
     (_async(guardrails.main), False),
