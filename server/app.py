@@ -17,7 +17,6 @@ from agent.definitions.catalog import Agents
 from agent.engine import Engine
 from agent.llm.roles import ModelRoles
 from agent.llm.window.encodings import Encodings
-from auth.authenticator import Authenticator
 from core import tracing
 from core.keyring import KeyRing
 from core.metrics import TASKS_IN_FLIGHT
@@ -27,7 +26,7 @@ from records.tools.model import PermissionLevel
 from server import heap, logs
 from server.interceptors.audit import AuditInterceptor
 from server.interceptors.draining import DrainingInterceptor
-from server.listening import StartupError, unbindable
+from server.listening import StartupError
 from server.services.memory import MemoryFeature
 from server.services.recorded.eval_promotion import StoredEvalRuns
 from server.settings import Settings
@@ -41,11 +40,12 @@ from server.wiring.builders import (
     start_toolsets,
 )
 from server.wiring.guardrails import ServerGuardrails
+from server.wiring.http import HttpServing
 from server.wiring.knowledge import open_memory
 from server.wiring.models import Spending, build_models, build_spending, model_factory
 from server.wiring.providers import configure_secrets
 from server.wiring.services import SERVICE_NAME as SERVICE_NAME
-from server.wiring.services import Evals, Webhooks, add_services, grpc_server, report_serving
+from server.wiring.services import Evals, Webhooks, add_services, grpc_server, start_serving
 from server.wiring.startup import serving_jobs, start_metrics, unless_stopped
 from server.wiring.stores import seal_at_start, store_settings
 from stores.build import DurableStores, LiveStores, StoreSettings, build_live, open_durable
@@ -81,6 +81,7 @@ class AgentdServer:
     toolsets: Toolsets | None = None
     memory: MemoryFeature | None = None
     a2a: A2A | None = None
+    http: HttpServing | None = None
 
     @classmethod
     async def start(
@@ -108,7 +109,7 @@ class AgentdServer:
         stores = (tasks, durable, live, agents, conversations, encodings, background, spending)
         engine, memory, webhooks, evals = await _engine(settings, models, registry, *stores)
         server, draining, audit = grpc_server(settings, authenticator, where, live, durable)
-        health, a2a = add_services(
+        health, a2a, http = add_services(
             server,
             settings,
             engine,
@@ -123,7 +124,7 @@ class AgentdServer:
             webhooks.service,
             evals.service,
         )
-        port = await _start_serving(server, settings, health, a2a, authenticator)
+        port = await start_serving(server, settings, health, (a2a, http), authenticator)
         background += serving_jobs(settings, engine, durable, webhooks, evals, encodings, models)
         return cls(
             server,
@@ -141,6 +142,7 @@ class AgentdServer:
             toolsets,
             memory,
             a2a,
+            http,
         )
 
     async def shutdown(self, grace: float | None = None) -> None:
@@ -152,7 +154,8 @@ class AgentdServer:
         if self.settings.shutdown_delay_seconds:
             await asyncio.sleep(self.settings.shutdown_delay_seconds)
         # Tasks no stream is waiting on get the same grace as in-flight calls.
-        await asyncio.gather(self.server.stop(grace), self.engine.drain(grace))
+        http = [self.http.stop()] if self.http is not None else []  # in-flight calls finish
+        await asyncio.gather(self.server.stop(grace), self.engine.drain(grace), *http)
         if self.a2a is not None:
             await self.a2a.stop()
         await self.engine.close()
@@ -260,41 +263,6 @@ async def _open_stores(where: StoreSettings, ring: KeyRing) -> tuple[LiveStores,
     except BaseException:
         await live.close()
         raise
-
-
-def _listen(server: grpc.aio.Server, settings: Settings) -> int:
-    """Bind the server's port (not yet serving); StartupError when the address is taken.
-    grpcio once answered 0 for an address it could not bind; grpcio 1.85 raises
-    RuntimeError (whose message says nothing of why): both become the same one line."""
-    try:
-        port = server.add_insecure_port(settings.address)
-    except RuntimeError:
-        port = 0
-    if port == 0:
-        raise StartupError(
-            f"cannot listen on {settings.address} (AGENTD_ADDRESS): "
-            f"{unbindable(settings.address)}; choose another address (port 0: any free port)"
-        )
-    return port
-
-
-async def _start_serving(
-    server: grpc.aio.Server,
-    settings: Settings,
-    health: HealthServicer,
-    a2a: A2A | None,
-    authenticator: Authenticator | None,
-) -> int:
-    """Bind, start, report SERVING: the port. StartupError when an address cannot be
-    bound; when that is A2A's HTTP address, the gRPC server already started is stopped."""
-    port = _listen(server, settings)
-    await server.start()
-    try:
-        await report_serving(health, [SERVICE_NAME], port, a2a, authenticator)
-    except BaseException:
-        await server.stop(None)
-        raise
-    return port
 
 
 async def _announce_auth(running: AgentdServer) -> None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from starlette.requests import Request
 from starlette.routing import BaseRoute
@@ -27,6 +27,10 @@ CALL = "agentd_call"
 """The request state's key of the caller's CallContext (set by the guard)."""
 OUTCOME = "agentd_outcome"
 """The request state's key of the call's audit code and task id (set by the door)."""
+PUBLIC = "agentd_public"
+"""The attribute `public` marks a route with."""
+
+R = TypeVar("R", bound=BaseRoute)
 
 
 class Door(Protocol):
@@ -65,3 +69,16 @@ def audited(request: Request, code: str, task_id: str = "") -> None:
     """What the call's audit record says of it: its code (`OK`, `INVALID_ARGUMENT`, ...,
     as gRPC names them) and the task it started or named."""
     setattr(request.state, OUTCOME, (code, task_id))
+
+
+def public(route: R) -> R:
+    """Mark `route` as served to anyone (A2A's public agent cards): the guard asks no
+    credentials for it (its call is the anonymous principal's with auth off, else one of
+    no tenant, `public`), takes no rate-limit token and writes no audit record; the body
+    limit still holds."""
+    setattr(route, PUBLIC, True)
+    return route
+
+
+def is_public(route: BaseRoute) -> bool:
+    return getattr(route, PUBLIC, False) is True

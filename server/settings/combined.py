@@ -9,6 +9,7 @@ from server.settings.sections.artifacts import ArtifactSettings
 from server.settings.sections.conversations import ConversationSettings
 from server.settings.sections.engine import EngineSettings
 from server.settings.sections.guardrails import GuardrailSettings
+from server.settings.sections.http.address import HttpSettings
 from server.settings.sections.keys import KeySettings
 from server.settings.sections.knowledge.memory import MemoryExtractionSettings, MemorySettings
 from server.settings.sections.knowledge.rerank import RerankSettings
@@ -37,6 +38,7 @@ class Settings(
     MemoryExtractionSettings,
     RerankSettings,
     A2ASettings,
+    HttpSettings,
     GuardrailSettings,
     UsageSettings,
     KeySettings,

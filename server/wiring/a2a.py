@@ -2,7 +2,8 @@
 agents the engine calls, loaded when first called.
 
 The server calls `a2a_if_on`; the SDK (and starlette, uvicorn for the HTTP address) is
-imported only when A2A is on (AGENTD_A2A=true), by `server.wiring.a2a_serving`; a
+imported only when A2A is on (AGENTD_A2A=true), by `server.wiring.a2a_serving` (its door on
+the HTTP address, `server.a2a.http`, with it); a
 server whose agents call no remote agent never loads `server.a2a.remote`.
 """
 
@@ -20,13 +21,13 @@ if TYPE_CHECKING:
     from agent.running.answers import Outcome
     from agent.running.run import TaskRun
     from agent.teams.remote import RemoteAgents
-    from auth.authenticator import Authenticator
     from records.agents.remote_keys import RemoteDelegate
     from records.tasks import Task
     from records.waits import Wait
+    from server.http.door import Door
     from server.services.tasks import TaskService
     from server.settings import Settings
-    from stores.build import DurableStores, LiveStores
+    from stores.build import DurableStores
     from stores.tasks.base import TaskStore
     from tools.builtin.addresses import IPNetwork
     from tools.registry import ToolRegistry
@@ -37,9 +38,14 @@ class A2A(Protocol):
 
     service_name: str
 
-    async def start(
-        self, grpc_port: int, health: HealthServicer, authenticator: Authenticator | None
-    ) -> None: ...
+    def door(self) -> Door:
+        """Its door on the HTTP address (`server.a2a.http`)."""
+        ...
+
+    async def start(self, grpc_port: int, health: HealthServicer, served: str = "") -> None:
+        """Serving: the cards name the gRPC port and `served`, the HTTP address's URL when
+        it serves A2A's door."""
+        ...
 
     async def stop(self) -> None: ...
 
@@ -50,7 +56,6 @@ def a2a_if_on(
     engine: Engine,
     service: TaskService,
     tasks: TaskStore,
-    live: LiveStores,
     registry: ToolRegistry,
     agents: Agents,
     durable: DurableStores,
@@ -68,7 +73,7 @@ def a2a_if_on(
         tasks,
         registry,
         agents,
-        (live, durable),
+        durable,
     )
 
 

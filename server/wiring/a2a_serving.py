@@ -1,12 +1,11 @@
-"""A2A's place in the server's lifecycle: the service added to the gRPC server, the
-cards' addresses once the port is known, the HTTP address (cards, JSON-RPC) started and
-stopped with the server."""
+"""A2A's place in the server's lifecycle: the service added to the gRPC server, its door
+on the HTTP address (cards, JSON-RPC: `server.a2a.http`), the cards' addresses once the
+ports are known, the push notifications delivered while the server runs."""
 
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
 import grpc
 import structlog
@@ -15,18 +14,16 @@ from grpc_health.v1._async import HealthServicer
 
 from agent.definitions.catalog import Agents
 from agent.engine import Engine
-from auth.authenticator import Authenticator
 from server.a2a.card import Addresses
 from server.a2a.handler import AgentdRequestHandler
+from server.a2a.http import A2ADoor
 from server.a2a.push_rpcs import PushRpcs
 from server.a2a.service import add_a2a
-from server.services.http_guard import HttpGuard
 from server.services.push import PushDeliverer
 from server.services.push_configs import PushConfigs
 from server.services.tasks import TaskService
 from server.settings import Settings
-from server.wiring.stores import rate_limiters, store_settings
-from stores.build import DurableStores, LiveStores
+from stores.build import DurableStores
 from stores.push_configs.sql import SqlPushConfigStore
 from stores.tasks.base import TaskStore
 from tools.registry import ToolRegistry
@@ -46,9 +43,6 @@ class A2AServing:
     service_name: str
     handler: AgentdRequestHandler
     deliverer: PushDeliverer
-    guard: HttpGuard
-    http: Any = field(default=None)
-    """The HTTP server (`server.a2a.http`), when AGENTD_A2A_HTTP_ADDRESS is set."""
     delivering: asyncio.Task[None] | None = None
 
     @classmethod
@@ -61,9 +55,8 @@ class A2AServing:
         tasks: TaskStore,
         registry: ToolRegistry,
         agents: Agents,
-        stores: tuple[LiveStores, DurableStores],
+        durable: DurableStores,
     ) -> A2AServing:
-        live, durable = stores
         ring = settings.key_ring()
         configs = SqlPushConfigStore(durable.database, ring)
         allowed = settings.allowed_networks()
@@ -87,27 +80,20 @@ class A2AServing:
             retry_cap_seconds=settings.a2a_push_retry_cap_seconds,
             audit=durable.rpcs,
         )
-        per_principal, per_tenant = rate_limiters(settings, store_settings(settings), live)
-        guard = HttpGuard(per_principal, per_tenant, durable.rpcs)
-        return cls(settings, name, handler, deliverer, guard)
+        return cls(settings, name, handler, deliverer)
 
-    async def start(
-        self, grpc_port: int, health: HealthServicer, authenticator: Authenticator | None
-    ) -> None:
-        """Name the listening port on the cards (unless a public address is set), start
-        the HTTP address if there is one, and report the service SERVING."""
+    def door(self) -> A2ADoor:
+        """A2A's door on the HTTP address: the cards and the JSON-RPC binding."""
+        return A2ADoor(self.handler, auth=self.settings.auth == "on")
+
+    async def start(self, grpc_port: int, health: HealthServicer, served: str = "") -> None:
+        """Name the listening ports on the cards (unless public addresses are set: the
+        HTTP address's URL `served` when its A2A door is on), and report the service
+        SERVING."""
         settings = self.settings
         host = settings.address.rsplit(":", 1)[0]
         grpc_url = settings.a2a_public_grpc_url or f"{host}:{grpc_port}"
-        jsonrpc = served = ""
-        if settings.a2a_http_address:
-            from server.a2a.http import A2AHttp  # starlette and uvicorn only when served
-
-            self.http = A2AHttp(settings, self.handler, authenticator, self.guard)
-            port = await self.http.start()
-            http_host = settings.a2a_http_address.rsplit(":", 1)[0] or "127.0.0.1"
-            served = f"http://{http_host}:{port}/"
-            jsonrpc = settings.a2a_public_http_url or served
+        jsonrpc = (settings.a2a_public_http_url or served) if served else ""
         self.handler.cards.addresses = Addresses(grpc_url, jsonrpc)
         self.delivering = asyncio.create_task(self.deliverer.run(), name="agentd-a2a-push")
         await health.set(self.service_name, health_pb2.HealthCheckResponse.SERVING)
@@ -117,8 +103,6 @@ class A2AServing:
         if self.delivering is not None:  # its claims are given back: another replica goes on
             self.delivering.cancel()
             await asyncio.gather(self.delivering, return_exceptions=True)
-        if self.http is not None:
-            await self.http.stop()
 
 
 def _announce(grpc_address: str, http: str) -> None:
@@ -128,5 +112,8 @@ def _announce(grpc_address: str, http: str) -> None:
         where["agent_card"] = f"{http}.well-known/agent-card.json"
         where["json_rpc"] = f"{http} (send the header {VERSION_HEADER})"
     else:
-        where["http"] = "off: set AGENTD_A2A_HTTP_ADDRESS for JSON-RPC and the agent cards"
+        where["http"] = (
+            "off: set AGENTD_HTTP_ADDRESS (formerly AGENTD_A2A_HTTP_ADDRESS) for JSON-RPC "
+            "and the agent cards"
+        )
     log.info("A2A is on", **where)

@@ -1,5 +1,6 @@
 """What the gRPC server serves (AgentService, MemoryService, EvalService, A2A when on,
-health, reflection), the interceptors every call passes through, outermost first, health
+health, reflection) and the HTTP address beside it (`server.wiring.http`), the
+interceptors every call passes through, outermost first, health
 reported SERVING once it serves, the webhooks' place in it (the outbox writer the
 engine tells, the service the RPCs call, the deliverer every replica runs) and the
 evaluation runs' (the service the RPCs call, the runner whose job holds the runs)."""
@@ -41,6 +42,7 @@ from server.interceptors.draining import DrainingInterceptor
 from server.interceptors.metrics import MetricsInterceptor
 from server.interceptors.rate_limit import RateLimitInterceptor
 from server.interceptors.tracing import TracingInterceptor
+from server.listening import StartupError, unbindable
 from server.rpcs.evals.servicer import EvalServicer
 from server.rpcs.memories import MemoryServicer
 from server.servicer import agent_servicer
@@ -59,6 +61,7 @@ from server.settings import Settings
 from server.wiring.a2a import A2A, a2a_if_on
 from server.wiring.builders import server_options
 from server.wiring.generic_handlers import GenericOnly
+from server.wiring.http import DoorParts, HttpServing
 from server.wiring.models import Spending, model_factory, usage_service
 from server.wiring.role_table import role_table
 from server.wiring.stores import rate_limiters
@@ -142,9 +145,10 @@ def add_services(
     spending: Spending,
     webhooks: WebhookService,
     evals: EvalService,
-) -> tuple[HealthServicer, A2A | None]:
+) -> tuple[HealthServicer, A2A | None, HttpServing | None]:
     """Register AgentService, MemoryService, EvalService (and A2A when on), health and
-    reflection on `server`, each served through its generic handler (`generic_handlers`)."""
+    reflection on `server`, each served through its generic handler (`generic_handlers`);
+    build the HTTP address's doors when it is served."""
     server = GenericOnly(server)
     roles = role_table(settings)
     kept = engine.traces.store if engine.traces is not None else build_traces(durable.database)
@@ -156,7 +160,9 @@ def add_services(
         live.idempotency,
         key_ttl_seconds=settings.task_timeout_seconds + settings.retention_seconds,
     )
-    a2a = a2a_if_on(server, settings, engine, service, tasks, live, registry, agents, durable)
+    a2a = a2a_if_on(server, settings, engine, service, tasks, registry, agents, durable)
+    parts = DoorParts(settings, engine, service, conversations, agents, registry, a2a)
+    http = HttpServing.build(parts, live, durable)
     agent_servicer(
         engine,
         registry,
@@ -185,7 +191,7 @@ def add_services(
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
     names = [SERVICE_NAME, EVAL_SERVICE, MEMORY_SERVICE, HEALTH_SERVICE]
     reflection.enable(server, names if a2a is None else [*names, a2a.service_name])
-    return health, a2a
+    return health, a2a, http
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,16 +208,54 @@ async def report_serving(
     health: HealthServicer,
     services: Sequence[str],
     port: int,
-    a2a: A2A | None,
+    fronts: tuple[A2A | None, HttpServing | None],
     authenticator: Authenticator | None,
 ) -> None:
     """Health SERVING for the server, `services` and EvalService (served by every
-    server), and for A2A once its HTTP address (if any) is up."""
+    server); the HTTP address started (`agentd.http` SERVING once it listens), then A2A
+    reported SERVING with the addresses its cards name."""
     await health.set("", health_pb2.HealthCheckResponse.SERVING)
     for name in (*services, EVAL_SERVICE):
         await health.set(name, health_pb2.HealthCheckResponse.SERVING)
+    a2a, http = fronts
+    served = await http.start(health, authenticator) if http is not None else ""
     if a2a is not None:
-        await a2a.start(port, health, authenticator)
+        await a2a.start(port, health, served if http is not None and http.serves("a2a") else "")
+
+
+def _listen(server: grpc.aio.Server, settings: Settings) -> int:
+    """Bind the server's port (not yet serving); StartupError when the address is taken.
+    grpcio once answered 0 for an address it could not bind; grpcio 1.85 raises
+    RuntimeError (whose message says nothing of why): both become the same one line."""
+    try:
+        port = server.add_insecure_port(settings.address)
+    except RuntimeError:
+        port = 0
+    if port == 0:
+        raise StartupError(
+            f"cannot listen on {settings.address} (AGENTD_ADDRESS): "
+            f"{unbindable(settings.address)}; choose another address (port 0: any free port)"
+        )
+    return port
+
+
+async def start_serving(
+    server: grpc.aio.Server,
+    settings: Settings,
+    health: HealthServicer,
+    fronts: tuple[A2A | None, HttpServing | None],
+    authenticator: Authenticator | None,
+) -> int:
+    """Bind, start, report SERVING: the port. StartupError when an address cannot be
+    bound; when that is the HTTP address, the gRPC server already started is stopped."""
+    port = _listen(server, settings)
+    await server.start()
+    try:
+        await report_serving(health, [SERVICE_NAME], port, fronts, authenticator)
+    except BaseException:
+        await server.stop(None)
+        raise
+    return port
 
 
 @dataclass

@@ -52,7 +52,7 @@ async def a2a_server(tmp_path: Path, replies: list[Any]) -> AsyncIterator[Trust]
         tmp_path,
         replies,
         a2a=True,
-        a2a_http_address="127.0.0.1:0",
+        http_address="127.0.0.1:0",
         agents_dir=agents,
         keys=KEYS,  # the tour's push config has a token
     ) as t:
@@ -69,8 +69,8 @@ async def key(t: Trust, tenant: str, principal: str, *roles: str) -> str:
 async def spec_of(t: Trust, binding: str, scenario: str, agent: str) -> dict[str, Any]:
     serving = t.server.a2a
     assert serving is not None
-    http = getattr(serving, "http", None)
-    assert http is not None
+    assert t.server.http is not None
+    assert t.server.http.serves("a2a")
     return {
         "scenario": scenario,
         "binding": binding,

@@ -35,7 +35,7 @@ def _message(message_id: str) -> a2a_pb2.SendMessageRequest:
 async def test_without_a_key_secrets_are_key_required_and_nothing_starts(tmp_path: Path) -> None:
     import aiohttp
 
-    settings = {**SETTINGS, "keys": None, "a2a_http_address": "127.0.0.1:0"}
+    settings = {**SETTINGS, "keys": None, "http_address": "127.0.0.1:0"}
     async with harness(tmp_path, [{"text": "42", "repeat": -1}], **settings) as h:
         stub: Any = a2a_pb2_grpc.A2AServiceStub(h.running.channel)  # type: ignore[no-untyped-call]
         task_id = (await stub.SendMessage(_message("k-1"))).task.id

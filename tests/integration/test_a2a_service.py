@@ -103,7 +103,7 @@ async def test_json_rpc_calls_pass_the_same_auth_rate_limits_and_audit(tmp_path:
         tmp_path,
         [{"text": "42", "repeat": -1}],
         a2a=True,
-        a2a_http_address="127.0.0.1:0",
+        http_address="127.0.0.1:0",
         rate_limits="Execute=1/m",
     ) as t:
         made, plaintext = new_key("acme", "alice", ())
@@ -130,7 +130,9 @@ async def test_json_rpc_calls_pass_the_same_auth_rate_limits_and_audit(tmp_path:
                 assert answer["result"]["task"]["status"]["state"] == "TASK_STATE_COMPLETED"
             async with http.post(url, json=call("j2"), headers=credentials) as limited:
                 assert limited.status == 429
-                assert "RATE_LIMITED" in (await limited.json())["error"]["message"]
+                assert limited.headers["retry-after"] == "60"
+                [reason, _] = (await limited.json())["error"]["details"]
+                assert reason["reason"] == "RATE_LIMITED"
 
         await t.server.audit.flush()
         records = [r for r in await t.rpc_records() if r.method.startswith(f"/{A2A}/")]

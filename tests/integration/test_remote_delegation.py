@@ -118,7 +118,7 @@ async def test_a_remote_found_by_its_card_url_answers(tmp_path: Path) -> None:
         {"match": "You are the lead", "tool_calls": [delegate("what is 6*7?")]},
         {"match": "42", "text": "The card's helper says 42"},
     ]
-    settings = {**remote_settings(tmp_path), "a2a_http_address": "127.0.0.1:0"}
+    settings = {**remote_settings(tmp_path), "http_address": "127.0.0.1:0"}
     async with harness(tmp_path / "b", remote_replies, **settings) as remote:
         serving: Any = remote.server.a2a
         card_url = (

@@ -32,9 +32,10 @@ def test_a_metrics_port_in_use_is_one_clear_line_and_exit_2(tmp_path: Path) -> N
     [
         ("AGENTD_ADDRESS", {}, ()),
         ("AGENTD_ADDRESS", {}, ("--demo",)),
+        ("AGENTD_HTTP_ADDRESS", {"AGENTD_A2A": "true"}, ()),
         ("AGENTD_A2A_HTTP_ADDRESS", {"AGENTD_A2A": "true"}, ()),
     ],
-    ids=["grpc", "grpc-demo", "a2a-http"],
+    ids=["grpc", "grpc-demo", "http", "a2a-http"],
 )
 def test_an_address_in_use_is_one_clear_line_and_exit_2(
     tmp_path: Path, setting: str, env: dict[str, str], options: tuple[str, ...]
@@ -49,10 +50,12 @@ def test_an_address_in_use_is_one_clear_line_and_exit_2(
     assert done.wait(timeout=0) == 2, stderr
     assert "Traceback" not in stderr
     lines = [line for line in stderr.splitlines() if setting in line]
+    http = "HTTP" in setting  # the former name is said beside the current one
+    named = "AGENTD_HTTP_ADDRESS, formerly AGENTD_A2A_HTTP_ADDRESS" if http else setting
     assert lines == [
-        f"agentd: cannot {'serve A2A on' if 'A2A' in setting else 'listen on'} {address} "
-        f"({setting}): Address already in use; choose another address (port 0: any free "
-        "port)" + (", or empty to serve A2A on gRPC alone" if "A2A" in setting else "")
+        f"agentd: cannot {'serve HTTP on' if http else 'listen on'} {address} "
+        f"({named}): Address already in use; choose another address (port 0: any free "
+        "port)" + (", or empty to serve gRPC alone" if http else "")
     ], stderr
     assert "agentd listening" not in done.printed
 

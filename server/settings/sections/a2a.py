@@ -14,11 +14,6 @@ class A2ASettings(Section):
         description="serve lf.a2a.v1.A2AService beside AgentService on the gRPC port (the "
         "A2A SDK is imported only when this is on)",
     )
-    a2a_http_address: str = Field(
-        "",
-        description="host:port of the A2A HTTP address: the agent cards at "
-        "/.well-known/agent-card.json and the JSON-RPC binding; empty: not served",
-    )
     a2a_public_grpc_url: str = Field(
         "",
         description="the gRPC address agent cards name (host:port as clients reach it); "
@@ -27,7 +22,7 @@ class A2ASettings(Section):
     a2a_public_http_url: str = Field(
         "",
         description="the HTTP base URL agent cards name for JSON-RPC (http://host:port); "
-        "empty: the A2A HTTP address the server listens on",
+        "empty: the HTTP address the server listens on (AGENTD_HTTP_ADDRESS)",
     )
     a2a_organization: str = Field("agentd", description="the provider named on agent cards")
     a2a_push_lease_seconds: float = Field(

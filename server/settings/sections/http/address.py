@@ -1,0 +1,43 @@
+"""The HTTP address (docs/http.md): one uvicorn listener for every front door agentd
+serves over HTTP (A2A's JSON-RPC and cards, MCP, the OpenAI-compatible endpoints), behind
+one guard (authentication, rate limits, a body limit, the RPC audit)."""
+
+from __future__ import annotations
+
+from pydantic import AliasChoices, Field, field_validator
+
+from server.settings.base import CommaList, Section
+
+DOORS = ("a2a", "mcp", "openai")
+"""The front doors AGENTD_HTTP_DOORS may name."""
+
+
+class HttpSettings(Section):
+    http_address: str = Field(
+        "",
+        validation_alias=AliasChoices("AGENTD_HTTP_ADDRESS", "AGENTD_A2A_HTTP_ADDRESS"),
+        description="host:port of the HTTP address serving the front doors of "
+        "AGENTD_HTTP_DOORS (AGENTD_A2A_HTTP_ADDRESS, its former name, is read too); empty: "
+        "not served",
+    )
+    http_doors: CommaList = Field(
+        default_factory=list,
+        description="the front doors the HTTP address serves, of a2a, mcp and openai, e.g. "
+        "a2a,mcp; empty: a2a when AGENTD_A2A is on, else none (the address is then not "
+        "served)",
+    )
+    http_max_body_bytes: int | None = Field(
+        None,
+        gt=0,
+        description="largest request body the HTTP address accepts (413 beyond it, by "
+        "content-length or while a chunked body is read); unset: AGENTD_MAX_MESSAGE_BYTES",
+    )
+
+    @field_validator("http_doors")
+    @classmethod
+    def _known_doors(cls, value: list[str]) -> list[str]:
+        doors = [door.lower() for door in value]
+        unknown = [door for door in doors if door not in DOORS]
+        if unknown:
+            raise ValueError(f"no front door {', '.join(unknown)}: choose from {', '.join(DOORS)}")
+        return list(dict.fromkeys(doors))

@@ -1,0 +1,148 @@
+"""The HTTP address on a server (`server.http`): the doors AGENTD_HTTP_DOORS switches on,
+each built from the engine and the services over it (never a store), behind one guard
+holding the server's authenticator, rate limiters and RPC audit sink; started once the
+gRPC server serves (health then reports `agentd.http` SERVING) and stopped with it.
+
+A door is one entry of `DOORS`: its name in AGENTD_HTTP_DOORS and a function building it
+from `DoorParts`. uvicorn, starlette and a door's modules are imported only when the
+address is served.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import structlog
+from grpc_health.v1 import health_pb2
+
+from core.identity import ANONYMOUS, Principal
+from core.roles import Action
+from server.http.checks import GuardChecks
+from server.listening import StartupError
+from server.settings import Settings
+from server.wiring.role_table import role_table
+from server.wiring.stores import rate_limiters, store_settings
+
+if TYPE_CHECKING:
+    from grpc_health.v1._async import HealthServicer
+
+    from agent.conversations.service import Conversations
+    from agent.definitions.catalog import Agents
+    from agent.engine import Engine
+    from auth.authenticator import Authenticator
+    from server.http.address import HttpAddress
+    from server.http.door import Door
+    from server.services.tasks import TaskService
+    from server.wiring.a2a import A2A
+    from stores.build import DurableStores, LiveStores
+    from tools.registry import ToolRegistry
+
+log = structlog.get_logger(__name__)
+
+HEALTH_NAME = "agentd.http"
+"""The HTTP address's name in gRPC health: SERVING once it listens."""
+
+
+@dataclass(frozen=True, slots=True)
+class DoorParts:
+    """What a door is built from: the engine and the services over it, never a store."""
+
+    settings: Settings
+    engine: Engine
+    tasks: TaskService
+    conversations: Conversations
+    agents: Agents
+    registry: ToolRegistry
+    a2a: A2A | None
+    """A2A, when AGENTD_A2A is on (its door serves its request handler)."""
+
+
+def _a2a(parts: DoorParts) -> Door:
+    if parts.a2a is None:
+        raise StartupError(
+            "AGENTD_HTTP_DOORS names a2a but A2A is off: set AGENTD_A2A=true, or leave a2a "
+            "out of AGENTD_HTTP_DOORS"
+        )
+    return parts.a2a.door()
+
+
+DOORS: dict[str, Callable[[DoorParts], Door]] = {
+    "a2a": _a2a,
+    # "mcp": server.mcp.door.McpDoor, built from DoorParts (its branch adds it here)
+    # "openai": server.openai.door.OpenAIDoor, built from DoorParts (likewise)
+}
+"""Every door this server can serve, by its name in AGENTD_HTTP_DOORS."""
+
+
+def doors_on(settings: Settings) -> list[str]:
+    """The doors AGENTD_HTTP_DOORS names; unset: a2a when A2A is on, else none."""
+    return list(settings.http_doors) or (["a2a"] if settings.a2a else [])
+
+
+@dataclass
+class HttpServing:
+    """The HTTP address of one server: its doors, built; listening from `start`."""
+
+    settings: Settings
+    doors: list[Door]
+    stores: tuple[LiveStores, DurableStores]
+    address: HttpAddress | None = None
+
+    @classmethod
+    def build(
+        cls, parts: DoorParts, live: LiveStores, durable: DurableStores
+    ) -> HttpServing | None:
+        """The doors switched on, built (StartupError for one this server cannot serve);
+        None when no address is set or no door is on."""
+        settings = parts.settings
+        names = doors_on(settings)
+        if not settings.http_address or not names:
+            return None
+        missing = [name for name in names if name not in DOORS]
+        if missing:
+            raise StartupError(
+                f"AGENTD_HTTP_DOORS names {', '.join(missing)}, which this server does not "
+                f"serve (it serves {', '.join(DOORS)})"
+            )
+        return cls(settings, [DOORS[name](parts) for name in names], (live, durable))
+
+    async def start(self, health: HealthServicer, authenticator: Authenticator | None) -> str:
+        """Listen (StartupError when the address cannot be bound); its base URL."""
+        from server.http.address import HttpAddress  # uvicorn and starlette, only now
+
+        settings = self.settings
+        self.address = HttpAddress(
+            settings.http_address,
+            self.doors,
+            self._checks(authenticator),
+            grace_seconds=settings.grace_period_seconds,
+        )
+        port = await self.address.start()
+        host = settings.http_address.rsplit(":", 1)[0] or "127.0.0.1"
+        url = f"http://{host}:{port}/"
+        await health.set(HEALTH_NAME, health_pb2.HealthCheckResponse.SERVING)
+        log.info("HTTP address serving", url=url, doors=[door.name for door in self.doors])
+        return url
+
+    def _checks(self, authenticator: Authenticator | None) -> GuardChecks:
+        settings = self.settings
+        live, durable = self.stores
+        per_principal, per_tenant = rate_limiters(settings, store_settings(settings), live)
+        return GuardChecks(
+            authenticator,
+            Principal(ANONYMOUS.id, ANONYMOUS.tenant, tuple(settings.anonymous_roles)),
+            tuple(role_table(settings).roles(Action.ACT_FOR_END_USERS)),
+            per_principal,
+            per_tenant,
+            durable.rpcs,
+            settings.http_max_body_bytes or settings.max_message_bytes,
+        )
+
+    def serves(self, name: str) -> bool:
+        return any(door.name == name for door in self.doors)
+
+    async def stop(self) -> None:
+        if self.address is not None:
+            await self.address.stop()
