@@ -68,10 +68,16 @@ def _a2a(parts: DoorParts) -> Door:
     return parts.a2a.door()
 
 
+def _openai(parts: DoorParts) -> Door:
+    from server.openai.door import OpenAIDoor  # starlette: only when served
+
+    return OpenAIDoor(parts.engine, parts.tasks, parts.conversations, parts.agents)
+
+
 DOORS: dict[str, Callable[[DoorParts], Door]] = {
     "a2a": _a2a,
     # "mcp": server.mcp.door.McpDoor, built from DoorParts (its branch adds it here)
-    # "openai": server.openai.door.OpenAIDoor, built from DoorParts (likewise)
+    "openai": _openai,
 }
 """Every door this server can serve, by its name in AGENTD_HTTP_DOORS."""
 

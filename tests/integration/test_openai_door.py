@@ -1,5 +1,6 @@
 """The OpenAI door with the official `openai` client, unchanged but for its base URL and
-key, on two agentd servers sharing Redis and PostgreSQL (a scripted model answers):
+key, on the HTTP address of two agentd servers sharing Redis and PostgreSQL (a scripted
+model answers; auth on: the client's key is an agentd API key of an approver):
 models.list; responses.create plain, streamed and in the background (then retrieved); a
 stream cut mid-way and resumed with `starting_after` on the other replica yields every
 event once, in order; `previous_response_id` across two turns; an approval answered by an
@@ -25,11 +26,17 @@ from openai.types.responses import (
     ResponseStreamEvent,
 )
 from openai.types.responses.response_output_item import McpCall
+from sqlalchemy import select
 
 from agent.llm.fakes.server import FakeOpenAIServer
+from records.audit import RpcRecord
+from records.keys import new_key
+from server.app import AgentdServer
+from stores.audit.sql import rpc_from_row
+from stores.sql.schema import rpc_audit
 from tests.contract.conftest import REDIS_URL
 from tests.integration.harness import model_settings
-from tests.integration.openai.serving import door_of, serving
+from tests.integration.openai.serving import free_port
 from tests.servers import QUIET, running_server, settings_in
 
 pytestmark = [pytest.mark.redis, pytest.mark.postgres]
@@ -58,6 +65,19 @@ class Replicas:
     a: openai.AsyncOpenAI
     b: openai.AsyncOpenAI
     llm: FakeOpenAIServer
+    server: AgentdServer
+    url: str
+
+    async def audited(self, method: str) -> list[RpcRecord]:
+        """The RPC audit records of `method` (`/openai.v1/<call>`), once there are some."""
+        for _ in range(250):
+            async with self.server.durable.database.engine.connect() as connection:
+                rows = (await connection.execute(select(rpc_audit).order_by("id"))).mappings()
+                found = [r for r in map(rpc_from_row, rows) if r.method == method]
+            if found:
+                return found
+            await asyncio.sleep(0.02)
+        return []
 
 
 @asynccontextmanager
@@ -68,10 +88,13 @@ async def replicas(tmp_path: Path, prefix: str, database: str) -> AsyncIterator[
     async with AsyncExitStack() as stack:
         llm = await stack.enter_async_context(FakeOpenAIServer(REPLIES))
         clients = []
+        servers = []
+        plaintext = ""
         for name in ("a", "b"):
+            port = free_port()
             settings = settings_in(
                 tmp_path / name,
-                **QUIET,
+                **{**QUIET, "auth": "on"},
                 **model_settings(llm),
                 redis_url=REDIS_URL,
                 redis_prefix=prefix,
@@ -80,13 +103,19 @@ async def replicas(tmp_path: Path, prefix: str, database: str) -> AsyncIterator[
                 critic_policy="off",
                 approval_tools=["current_time"],
                 grace_period_seconds=1.0,
+                http_address=f"127.0.0.1:{port}",
+                http_doors=["openai"],
             )
             running = await stack.enter_async_context(running_server(settings))
-            url = await stack.enter_async_context(serving(door_of(running.server, agents)))
-            client = openai.AsyncOpenAI(base_url=url, api_key="agentd-key")
+            servers.append(running.server)
+            if not plaintext:  # one key, in the database both replicas share
+                key, plaintext = new_key("acme", "alice", ("approver",))
+                await running.server.durable.api_keys.add(key)
+            url = f"http://127.0.0.1:{port}/v1"
+            client = openai.AsyncOpenAI(base_url=url, api_key=plaintext)
             stack.push_async_callback(client.close)
             clients.append(client)
-        yield Replicas(clients[0], clients[1], llm)
+        yield Replicas(clients[0], clients[1], llm, servers[0], str(clients[0].base_url))
 
 
 async def test_the_official_client_on_two_replicas(
@@ -217,3 +246,13 @@ async def test_turns_approvals_chat_and_errors(tmp_path: Path, prefix: str, data
         with pytest.raises(openai.BadRequestError) as bad:
             await r.a.post("/chat/completions", cast_to=dict, body=json.loads(body))
         assert bad.value.param == "messages"
+        stranger = openai.AsyncOpenAI(base_url=r.url, api_key="agd_not-a-key", max_retries=0)
+        with pytest.raises(openai.AuthenticationError):
+            await stranger.models.list()
+        await stranger.close()
+
+        # Every call under the same audit as gRPC: one record each, naming its task.
+        created = await r.audited("/openai.v1/CreateResponse")
+        assert {(c.principal_id, c.tenant) for c in created} == {("alice", "acme")}
+        assert {c.code for c in created} == {"OK", "INVALID_ARGUMENT", "NOT_FOUND"}
+        assert one.id.removeprefix("resp_") in {c.task_id for c in created}
