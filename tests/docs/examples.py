@@ -211,7 +211,11 @@ def _first_missing(run: list[str], have: list[str], position: int) -> str:
 DEFAULT_ADDRESS = "127.0.0.1:50051"
 DEFAULT_A2A_HTTP_ADDRESS = "127.0.0.1:8080"
 """The A2A HTTP address docs/a2a.md's examples start the server with."""
-SERVED_ENV = {"AGENTD_A2A": "true", "AGENTD_A2A_HTTP_ADDRESS": "127.0.0.1:0"}
+SERVED_ENV = {
+    "AGENTD_A2A": "true",
+    "AGENTD_A2A_HTTP_ADDRESS": "127.0.0.1:0",
+    "AGENTD_HTTP_DOORS": "a2a,openai",
+}
 """The settings of the server the examples run against, over the quickstart's."""
 
 
