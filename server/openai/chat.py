@@ -77,7 +77,7 @@ class ChatCompletions:
             return {**head, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
 
         yield chunk({"role": "assistant", "content": ""})
-        streamed = False
+        streamed = partial = False
         last: ev.TaskEvent | None = None
         async for event in self._log(task):
             last = event
@@ -85,8 +85,10 @@ class ChatCompletions:
             if isinstance(payload, ev.TextDelta) and payload.text:
                 streamed = True
                 yield chunk({"content": payload.text})
-            elif isinstance(payload, ev.FinalAnswer) and not streamed and payload.text:
-                yield chunk({"content": payload.text})
+            elif isinstance(payload, ev.FinalAnswer):
+                partial = payload.partial
+                if not streamed and payload.text:
+                    yield chunk({"content": payload.text})
             elif isinstance(payload, ev.ApprovalRequested | ev.InputRequested):
                 yield chunk({"content": _waiting(task.task_id, payload)})
         ended = last.payload if last is not None else None
@@ -94,7 +96,7 @@ class ChatCompletions:
             found = await self._engine.find(task.tenant, task.task_id)
             reason = found.failure.reason if found.failure else ""
             raise CompletionFailedError(reason, ended.detail or "the task failed")
-        yield chunk({}, "stop")
+        yield chunk({}, "length" if partial else "stop")
 
 
 class CompletionFailedError(Exception):

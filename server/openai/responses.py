@@ -115,7 +115,11 @@ class Responses:
     async def now(self, task: Task) -> Json:
         """The response as its log stands."""
         view = ResponseView(task)
-        for event in await self._tasks.log(task):
+        try:
+            log = await self._tasks.log(task)
+        except TaskNotFoundError:  # gone from the live store: the history's record
+            return view.recorded()
+        for event in log:
             view.step(event)
         return view.response()
 

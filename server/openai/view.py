@@ -125,6 +125,20 @@ class ResponseView:
             answer["conversation"] = {"id": task.conversation_id}
         return answer
 
+    def recorded(self) -> Json:
+        """The response of a task whose log the live store let go (its history keeps the
+        task's record alone): its status, its answer as one message, its usage."""
+        task = self.task
+        self.status, self.usage = task.status, task.usage
+        if task.final_answer:
+            item = _text_item(f"msg_{task.task_id}_answer", task.final_answer, "completed")
+            self.output.append(item)
+        if task.status in (TaskStatus.FAILED, TaskStatus.CANCELLED):
+            said = task.failure.message if task.failure is not None else task.stop_detail
+            code = "server_error" if task.status is TaskStatus.FAILED else "cancelled"
+            self.error = {"code": code, "message": said or STATUSES[task.status]}
+        return self.response()
+
     # -- one task event -------------------------------------------------------------------
 
     def step(self, event: ev.TaskEvent) -> list[Json]:

@@ -57,6 +57,7 @@ REPLIES: list[dict[str, Any]] = [
     {"tool_calls": [{"name": "current_time", "arguments": {}}], "match": "What time is it?"},
     {"text": "It is late.", "match": "What time is it?"},
     {"text": "Chatting, streamed.", "chunks": 2, "match": "Chat with me"},
+    {"hold": "cancelled", "text": "never sent: cancelled", "match": "Cancel me"},
 ]
 
 
@@ -151,6 +152,11 @@ async def test_the_official_client_on_two_replicas(
                 break
             await asyncio.sleep(0.05)
         assert (polled.status, polled.output_text) == ("completed", "Done in the background.")
+        held = await r.a.responses.create(model=MODEL, input="Cancel me", background=True)
+        cancelled = await r.b.responses.cancel(held.id)  # on the other replica
+        assert cancelled.status == "cancelled"
+        assert (await r.a.responses.retrieve(held.id)).status == "cancelled"
+        r.llm.release("cancelled")
         items = await r.b.responses.input_items.list(background.id)
         assert [i.model_dump(exclude_none=True)["content"] for i in items.data] == [
             [{"type": "input_text", "text": "In the background"}]

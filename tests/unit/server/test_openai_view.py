@@ -131,3 +131,17 @@ def test_a_final_answer_not_streamed_is_one_message() -> None:
     answer = view.response()
     assert answer["output"][0]["content"][0]["text"] == "Hi."
     assert answer["error"] == {"code": "server_error", "message": "the model is down"}
+
+
+def test_a_task_whose_log_is_gone_is_its_record() -> None:
+    task = _task()
+    task.status, task.final_answer = TaskStatus.COMPLETED, "It is 42."
+    answer = ResponseView(task).recorded()
+    assert answer["status"] == "completed"
+    assert [i["content"][0]["text"] for i in answer["output"]] == ["It is 42."]
+    cancelled = _task()
+    cancelled.status, cancelled.stop_detail = TaskStatus.CANCELLED, "cancelled by alice"
+    assert ResponseView(cancelled).recorded()["error"] == {
+        "code": "cancelled",
+        "message": "cancelled by alice",
+    }
