@@ -4,8 +4,10 @@ model answers; auth on: the client's key is an agentd API key of an approver):
 models.list; responses.create plain, streamed and in the background (then retrieved); a
 stream cut mid-way and resumed with `starting_after` on the other replica yields every
 event once, in order; `previous_response_id` across two turns; an approval answered by an
-`mcp_approval_response` on the other replica; chat.completions.create(stream=True); a
-malformed body is 400 naming the field, an unknown agent 404."""
+`mcp_approval_response` on the other replica, an agent's question answered by a message;
+a background response cancelled; chat.completions.create(stream=True); a malformed body
+is 400 naming the field, an unknown agent 404, a body over the limit 413 with no task
+made, a wrong key 401; every call audited."""
 
 from __future__ import annotations
 
@@ -31,6 +33,7 @@ from sqlalchemy import select
 from agent.llm.fakes.server import FakeOpenAIServer
 from records.audit import RpcRecord
 from records.keys import new_key
+from records.tasks import TaskQuery
 from server.app import AgentdServer
 from stores.audit.sql import rpc_from_row
 from stores.sql.schema import rpc_audit
@@ -43,6 +46,7 @@ pytestmark = [pytest.mark.redis, pytest.mark.postgres]
 
 LEAD = "id: lead\ndescription: Leads.\nmode: function_calling\ntools: [calculator, current_time]\n"
 MODEL = "agent:lead"
+ASKING = "id: asking\nmode: function_calling\nask_user: true\ntools: [calculator]\n"
 REPLIES: list[dict[str, Any]] = [
     {"text": "Hi there.", "match": "Say hi"},
     {"text": "Streamed answer, in parts.", "chunks": 3, "match": "Stream please"},
@@ -58,6 +62,11 @@ REPLIES: list[dict[str, Any]] = [
     {"text": "It is late.", "match": "What time is it?"},
     {"text": "Chatting, streamed.", "chunks": 2, "match": "Chat with me"},
     {"hold": "cancelled", "text": "never sent: cancelled", "match": "Cancel me"},
+    {
+        "tool_calls": [{"name": "ask_user", "arguments": {"question": "Which account?"}}],
+        "match": "Who owes?",
+    },
+    {"text": "Account 7 owes 42.", "match": "Who owes?"},
 ]
 
 
@@ -86,6 +95,7 @@ async def replicas(tmp_path: Path, prefix: str, database: str) -> AsyncIterator[
     agents = tmp_path / "agents"
     agents.mkdir()
     (agents / "lead.yaml").write_text(LEAD)
+    (agents / "asking.yaml").write_text(ASKING)
     async with AsyncExitStack() as stack:
         llm = await stack.enter_async_context(FakeOpenAIServer(REPLIES))
         clients = []
@@ -106,6 +116,7 @@ async def replicas(tmp_path: Path, prefix: str, database: str) -> AsyncIterator[
                 grace_period_seconds=1.0,
                 http_address=f"127.0.0.1:{port}",
                 http_doors=["openai"],
+                http_max_body_bytes=64 * 1024,
             )
             running = await stack.enter_async_context(running_server(settings))
             servers.append(running.server)
@@ -124,7 +135,7 @@ async def test_the_official_client_on_two_replicas(
 ) -> None:
     async with replicas(tmp_path, prefix, database) as r:
         models = await r.a.models.list()
-        assert [m.id async for m in models] == [MODEL]
+        assert sorted([m.id async for m in models]) == ["agent:asking", MODEL]
 
         plain = await r.a.responses.create(model=MODEL, input="Say hi")
         assert (plain.status, plain.output_text) == ("completed", "Hi there.")
@@ -229,6 +240,23 @@ async def test_turns_approvals_chat_and_errors(tmp_path: Path, prefix: str, data
         assert (answered.status, answered.output_text) == ("completed", "It is late.")
         calls = [o for o in answered.output if o.type == "mcp_call"]
         assert [(c.name, c.status) for c in calls] == [("current_time", "completed")]
+
+        question = await r.a.responses.create(model="agent:asking", input="Who owes?")
+        assert question.status == "incomplete"
+        assert question.output_text == "Which account?"
+        told = await r.b.responses.create(
+            model="agent:asking", input="Account 7", previous_response_id=question.id
+        )
+        assert (told.id, told.status) == (question.id, "completed")
+        assert told.output_text.endswith("Account 7 owes 42.")
+
+        # A body over the address's limit is refused before the door: no task, no turn.
+        query = TaskQuery(tenant="acme", owner="alice", limit=200)
+        before = len((await r.server.engine.list_tasks(query)).items)
+        with pytest.raises(openai.APIStatusError) as large:
+            await r.a.responses.create(model=MODEL, input="x" * 100_000)
+        assert large.value.status_code == 413
+        assert len((await r.server.engine.list_tasks(query)).items) == before
 
         chunks = await r.a.chat.completions.create(
             model=MODEL, messages=[{"role": "user", "content": "Chat with me"}], stream=True
