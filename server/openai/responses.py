@@ -55,7 +55,7 @@ class Responses:
             if moved is not None:
                 return moved
             if not previous.conversation_id:
-                problem = "was made with store: false: it has no conversation to continue"
+                problem = "has no conversation to continue (store: false, or a chat completion)"
                 raise invalid("previous_response_id", problem)
             return Started(await self._start(call, asked, previous.conversation_id))
         conversation = asked.conversation
