@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import signal
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import grpc
@@ -30,7 +30,6 @@ from server.listening import StartupError
 from server.services.memory import MemoryFeature
 from server.services.recorded.eval_promotion import StoredEvalRuns
 from server.settings import Settings
-from server.wiring.a2a import A2A
 from server.wiring.agents import start_agents
 from server.wiring.builders import (
     build_authenticator,
@@ -39,8 +38,9 @@ from server.wiring.builders import (
     start_engine,
     start_toolsets,
 )
+from server.wiring.fronts.a2a import A2A
+from server.wiring.fronts.http import Fronts, HttpServing
 from server.wiring.guardrails import ServerGuardrails
-from server.wiring.http import HttpServing
 from server.wiring.knowledge import open_memory
 from server.wiring.models import Spending, build_models, build_spending, model_factory
 from server.wiring.providers import configure_secrets
@@ -80,8 +80,15 @@ class AgentdServer:
     background: list[asyncio.Task[None]]
     toolsets: Toolsets | None = None
     memory: MemoryFeature | None = None
-    a2a: A2A | None = None
-    http: HttpServing | None = None
+    fronts: Fronts = field(default_factory=Fronts)
+
+    @property
+    def a2a(self) -> A2A | None:
+        return self.fronts.a2a
+
+    @property
+    def http(self) -> HttpServing | None:
+        return self.fronts.http
 
     @classmethod
     async def start(
@@ -109,7 +116,7 @@ class AgentdServer:
         stores = (tasks, durable, live, agents, conversations, encodings, background, spending)
         engine, memory, webhooks, evals = await _engine(settings, models, registry, *stores)
         server, draining, audit = grpc_server(settings, authenticator, where, live, durable)
-        health, a2a, http = add_services(
+        health, fronts = add_services(
             server,
             settings,
             engine,
@@ -124,7 +131,7 @@ class AgentdServer:
             webhooks.service,
             evals.service,
         )
-        port = await start_serving(server, settings, health, (a2a, http), authenticator)
+        port = await start_serving(server, settings, health, fronts, authenticator)
         background += serving_jobs(settings, engine, durable, webhooks, evals, encodings, models)
         return cls(
             server,
@@ -141,8 +148,7 @@ class AgentdServer:
             background,
             toolsets,
             memory,
-            a2a,
-            http,
+            fronts,
         )
 
     async def shutdown(self, grace: float | None = None) -> None:
@@ -154,10 +160,9 @@ class AgentdServer:
         if self.settings.shutdown_delay_seconds:
             await asyncio.sleep(self.settings.shutdown_delay_seconds)
         # Tasks no stream is waiting on get the same grace as in-flight calls.
-        http = [self.http.stop()] if self.http is not None else []  # in-flight calls finish
-        await asyncio.gather(self.server.stop(grace), self.engine.drain(grace), *http)
-        if self.a2a is not None:
-            await self.a2a.stop()
+        stopping = self.fronts.stop_listening()  # the HTTP address drains with gRPC
+        await asyncio.gather(self.server.stop(grace), self.engine.drain(grace), stopping)
+        await self.fronts.stop()
         await self.engine.close()
         for job in self.background:
             job.cancel()

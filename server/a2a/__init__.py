@@ -4,6 +4,6 @@ official SDK's types: the request handler (`handler`), its gRPC and JSON-RPC bin
 and the client side that calls remote A2A agents (`remote`, `remote_waits`, `pinned`).
 
 It reads no store: tasks, push configs and the HTTP guard are service objects of
-`server.services`; `server.wiring.a2a` adds it to a server when A2A is on
+`server.services`; `server.wiring.fronts.a2a` adds it to a server when A2A is on
 (AGENTD_A2A=true), and only then is the SDK imported. docs/a2a.md says what maps to what.
 """

@@ -28,8 +28,8 @@ from records.conversations.policy import MemoryPolicy
 from records.tasks import Task
 from records.tools.model import Tool
 from server.settings import Settings
-from server.wiring.a2a import LazyRemoteAgents
 from server.wiring.artifact_limits import artifact_limits
+from server.wiring.fronts.a2a import LazyRemoteAgents
 from server.wiring.model_limits import (
     configured_models,
     fit_policy,

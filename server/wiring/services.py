@@ -1,9 +1,9 @@
 """What the gRPC server serves (AgentService, MemoryService, EvalService, A2A when on,
-health, reflection) and the HTTP address beside it (`server.wiring.http`), the
-interceptors every call passes through, outermost first, health
-reported SERVING once it serves, the webhooks' place in it (the outbox writer the
-engine tells, the service the RPCs call, the deliverer every replica runs) and the
-evaluation runs' (the service the RPCs call, the runner whose job holds the runs)."""
+health, reflection) and beside it (`server.wiring.fronts`), the interceptors every call
+passes through, outermost first, health reported SERVING once it serves, the webhooks'
+place in it (the outbox writer the engine tells, the service the RPCs call, the
+deliverer every replica runs) and the evaluation runs' (the service the RPCs call, the
+runner whose job holds the runs)."""
 
 from __future__ import annotations
 
@@ -58,10 +58,10 @@ from server.services.webhook_delivery import WebhookDeliverer
 from server.services.webhook_outbox import WebhookOutboxWriter
 from server.services.webhooks import WebhookService
 from server.settings import Settings
-from server.wiring.a2a import A2A, a2a_if_on
 from server.wiring.builders import server_options
+from server.wiring.fronts.a2a import a2a_if_on
+from server.wiring.fronts.http import DoorParts, Fronts, HttpServing
 from server.wiring.generic_handlers import GenericOnly
-from server.wiring.http import DoorParts, HttpServing
 from server.wiring.models import Spending, model_factory, usage_service
 from server.wiring.role_table import role_table
 from server.wiring.stores import rate_limiters
@@ -145,10 +145,9 @@ def add_services(
     spending: Spending,
     webhooks: WebhookService,
     evals: EvalService,
-) -> tuple[HealthServicer, A2A | None, HttpServing | None]:
-    """Register AgentService, MemoryService, EvalService (and A2A when on), health and
-    reflection on `server`, each served through its generic handler (`generic_handlers`);
-    build the HTTP address's doors when it is served."""
+) -> tuple[HealthServicer, Fronts]:
+    """Register AgentService, MemoryService, EvalService (A2A when on), health and reflection
+    on `server`, each through its generic handler; build the HTTP address's doors."""
     server = GenericOnly(server)
     roles = role_table(settings)
     kept = engine.traces.store if engine.traces is not None else build_traces(durable.database)
@@ -162,7 +161,7 @@ def add_services(
     )
     a2a = a2a_if_on(server, settings, engine, service, tasks, registry, agents, durable)
     parts = DoorParts(settings, engine, service, conversations, agents, registry, a2a)
-    http = HttpServing.build(parts, live, durable)
+    fronts = Fronts(a2a, HttpServing.build(parts, live, durable))
     agent_servicer(
         engine,
         registry,
@@ -191,7 +190,7 @@ def add_services(
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
     names = [SERVICE_NAME, EVAL_SERVICE, MEMORY_SERVICE, HEALTH_SERVICE]
     reflection.enable(server, names if a2a is None else [*names, a2a.service_name])
-    return health, a2a, http
+    return health, fronts
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,19 +207,16 @@ async def report_serving(
     health: HealthServicer,
     services: Sequence[str],
     port: int,
-    fronts: tuple[A2A | None, HttpServing | None],
+    fronts: Fronts,
     authenticator: Authenticator | None,
 ) -> None:
-    """Health SERVING for the server, `services` and EvalService (served by every
-    server); the HTTP address started (`agentd.http` SERVING once it listens), then A2A
-    reported SERVING with the addresses its cards name."""
+    """What the server serves beside gRPC started (`Fronts.start`: the HTTP address
+    listening), then health SERVING for the server, `services` and EvalService (served by
+    every server): a server reported ready serves every door it has."""
+    await fronts.start(port, health, authenticator)
     await health.set("", health_pb2.HealthCheckResponse.SERVING)
     for name in (*services, EVAL_SERVICE):
         await health.set(name, health_pb2.HealthCheckResponse.SERVING)
-    a2a, http = fronts
-    served = await http.start(health, authenticator) if http is not None else ""
-    if a2a is not None:
-        await a2a.start(port, health, served if http is not None and http.serves("a2a") else "")
 
 
 def _listen(server: grpc.aio.Server, settings: Settings) -> int:
@@ -243,7 +239,7 @@ async def start_serving(
     server: grpc.aio.Server,
     settings: Settings,
     health: HealthServicer,
-    fronts: tuple[A2A | None, HttpServing | None],
+    fronts: Fronts,
     authenticator: Authenticator | None,
 ) -> int:
     """Bind, start, report SERVING: the port. StartupError when an address cannot be

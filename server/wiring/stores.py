@@ -1,9 +1,9 @@
 """Where the server keeps its state, and the rate limiters it enforces, from its settings:
-for the start (`server.app`), the interceptor chain (`server.wiring.services`) and A2A's HTTP
-guard (`server.wiring.a2a_serving`), which must not import the builders of the server's
-parts. And the stores that keep secrets sealed with the server's keys (`core.keyring`), in
-one place: what `agentd keys reencrypt` walks, and what start-up seals when it finds
-secrets stored in plain text before there was a key."""
+for the start (`server.app`), the interceptor chain (`server.wiring.services`) and the
+HTTP address's guard (`server.wiring.fronts.http`), which must not import the builders of
+the server's parts. And the stores that keep secrets sealed with the server's keys
+(`core.keyring`), in one place: what `agentd keys reencrypt` walks, and what start-up
+seals when it finds secrets stored in plain text before there was a key."""
 
 from __future__ import annotations
 

@@ -114,28 +114,35 @@ def test_each_overlay_renders_and_keeps_the_rules(rendered: tuple[str, list[Doc]
 
 
 @pytest.mark.kubectl
+@pytest.mark.parametrize("component", ["http", "a2a"])
 @pytest.mark.parametrize("overlay", OVERLAYS)
-def test_the_a2a_component_serves_a2a_on_either_overlay(overlay: str, tmp_path: Path) -> None:
-    docs = render_with(overlay, "a2a", tmp_path)
+def test_the_http_component_serves_the_http_address_on_either_overlay(
+    overlay: str, component: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """components/http, or components/a2a: its former name, kept for kustomizations that
+    name it, which renders the same."""
+    docs = render_with(overlay, component, tmp_path)
     check_all(docs)
     settings = one(docs, "ConfigMap", "agentd-settings")["data"]
-    a2a = {k.removeprefix("AGENTD_").lower(): v for k, v in settings.items() if "_A2A" in k}
-    parsed = Settings.model_validate(a2a)  # what agentd reads from them
+    for name, value in settings.items():  # what agentd reads from them
+        monkeypatch.setenv(name, value)
+    parsed = Settings()
     assert parsed.a2a is True
-    host, _, port = parsed.a2a_http_address.rpartition(":")
+    host, _, port = parsed.http_address.rpartition(":")
     assert (host, port) == ("0.0.0.0", "8080")
+    assert parsed.http_doors == ["a2a"]
     assert parsed.a2a_public_http_url == "http://agentd:8080"
     assert parsed.a2a_public_grpc_url == "agentd:50051"
     server = one(docs, "Deployment", "agentd")["spec"]["template"]["spec"]["containers"][0]
     assert {p["name"]: p["containerPort"] for p in server["ports"]} == {
         "grpc": 50051,
         "metrics": 9464,
-        "a2a-http": 8080,
+        "http": 8080,
     }
     for name in ("agentd", "agentd-headless"):
         ports = {p["name"]: p for p in one(docs, "Service", name)["spec"]["ports"]}
-        assert ports["a2a-http"]["port"] == 8080
-        assert ports["a2a-http"]["targetPort"] == "a2a-http"
+        assert ports["http"]["port"] == 8080
+        assert ports["http"]["targetPort"] == "http"
         assert ports["grpc"]["port"] == 50051  # what was there is kept
 
 
@@ -152,6 +159,7 @@ SETTINGS_PATCH = {
 @pytest.mark.parametrize("overlay", OVERLAYS)
 def test_each_overlay_renders_without_a_deprecation_warning(overlay: str, tmp_path: Path) -> None:
     render(overlay)  # ManifestError with kustomize's warning, if it gives one
+    render_with(overlay, "http", tmp_path)
     render_with(overlay, "a2a", tmp_path)
 
 

@@ -87,7 +87,7 @@ async def test_the_sdk_is_not_imported_unless_a2a_is_on() -> None:
     # (starlette and uvicorn come with mcp's client already: not A2A's to keep out.)
     probe = (
         "import sys, server.app, server.commands.cli; "
-        "print(sorted(m for m in ('a2a', 'server.wiring.a2a_serving', 'server.a2a.http') "
+        "print(sorted(m for m in ('a2a', 'server.wiring.fronts.a2a_serving', 'server.a2a.http') "
         "if m in sys.modules))"
     )
     done = await asyncio.to_thread(

@@ -13,6 +13,8 @@ DOORS = ("a2a", "mcp", "openai")
 
 
 class HttpSettings(Section):
+    """The HTTP address (docs/http.md): where it listens, its front doors, its body limit."""
+
     http_address: str = Field(
         "",
         validation_alias=AliasChoices("AGENTD_HTTP_ADDRESS", "AGENTD_A2A_HTTP_ADDRESS"),

@@ -1,4 +1,5 @@
-"""The HTTP address on a server (`server.http`): the doors AGENTD_HTTP_DOORS switches on,
+"""The HTTP address on a server (`server.http`), and what a server serves beside its gRPC
+services (`Fronts`): the doors AGENTD_HTTP_DOORS switches on,
 each built from the engine and the services over it (never a store), behind one guard
 holding the server's authenticator, rate limiters and RPC audit sink; started once the
 gRPC server serves (health then reports `agentd.http` SERVING) and stopped with it.
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
     from server.http.address import HttpAddress
     from server.http.door import Door
     from server.services.tasks import TaskService
-    from server.wiring.a2a import A2A
+    from server.wiring.fronts.a2a import A2A
     from stores.build import DurableStores, LiveStores
     from tools.registry import ToolRegistry
 
@@ -95,6 +96,8 @@ class HttpServing:
     doors: list[Door]
     stores: tuple[LiveStores, DurableStores]
     address: HttpAddress | None = None
+    url: str = ""
+    """Its base URL once it listens (http://host:port/)."""
 
     @classmethod
     def build(
@@ -127,10 +130,10 @@ class HttpServing:
         )
         port = await self.address.start()
         host = settings.http_address.rsplit(":", 1)[0] or "127.0.0.1"
-        url = f"http://{host}:{port}/"
+        self.url = f"http://{host}:{port}/"
         await health.set(HEALTH_NAME, health_pb2.HealthCheckResponse.SERVING)
-        log.info("HTTP address serving", url=url, doors=[door.name for door in self.doors])
-        return url
+        log.info("HTTP address serving", url=self.url, doors=[door.name for door in self.doors])
+        return self.url
 
     def _checks(self, authenticator: Authenticator | None) -> GuardChecks:
         settings = self.settings
@@ -152,3 +155,33 @@ class HttpServing:
     async def stop(self) -> None:
         if self.address is not None:
             await self.address.stop()
+
+
+@dataclass
+class Fronts:
+    """What a server serves beside its gRPC services: A2A when it is on, the HTTP address
+    when it is served."""
+
+    a2a: A2A | None = None
+    http: HttpServing | None = None
+
+    async def start(
+        self, grpc_port: int, health: HealthServicer, authenticator: Authenticator | None
+    ) -> None:
+        """The HTTP address listening, then A2A SERVING, its cards naming the ports."""
+        http = self.http
+        served = await http.start(health, authenticator) if http is not None else ""
+        if self.a2a is not None:
+            on_http = http is not None and http.serves("a2a")
+            await self.a2a.start(grpc_port, health, served if on_http else "")
+
+    async def stop_listening(self) -> None:
+        """The HTTP address stopped, its calls in flight let finish (with the gRPC server's
+        drain)."""
+        if self.http is not None:
+            await self.http.stop()
+
+    async def stop(self) -> None:
+        """A2A's push deliveries stopped (after the drain: its last events go out)."""
+        if self.a2a is not None:
+            await self.a2a.stop()

@@ -2,9 +2,9 @@
 agents the engine calls, loaded when first called.
 
 The server calls `a2a_if_on`; the SDK (and starlette, uvicorn for the HTTP address) is
-imported only when A2A is on (AGENTD_A2A=true), by `server.wiring.a2a_serving` (its door on
-the HTTP address, `server.a2a.http`, with it); a
-server whose agents call no remote agent never loads `server.a2a.remote`.
+imported only when A2A is on (AGENTD_A2A=true), by `server.wiring.fronts.a2a_serving`
+(its door on the HTTP address, `server.a2a.http`, with it); a server whose agents call
+no remote agent never loads `server.a2a.remote`.
 """
 
 from __future__ import annotations
@@ -34,7 +34,8 @@ if TYPE_CHECKING:
 
 
 class A2A(Protocol):
-    """A2A on a server (`server.wiring.a2a_serving.A2AServing`), as its lifecycle sees it."""
+    """A2A on a server (`server.wiring.fronts.a2a_serving.A2AServing`), as its lifecycle
+    sees it."""
 
     service_name: str
 
@@ -63,7 +64,7 @@ def a2a_if_on(
     """lf.a2a.v1.A2AService on `server` when A2A is on; the A2A SDK is imported only then."""
     if not settings.a2a:
         return None
-    from server.wiring.a2a_serving import A2AServing  # the SDK, only when A2A is on
+    from server.wiring.fronts.a2a_serving import A2AServing  # the SDK, only when A2A is on
 
     return A2AServing.add(
         server,
