@@ -99,3 +99,12 @@ def test_the_door_names_its_calls() -> None:
     starting = {m for m in named.values() if door.starts_task(m)}
     assert starting == {"CreateResponse", "CreateChatCompletion"}
     assert (door.name, door.service) == ("openai", "openai.v1")
+
+
+def test_a_body_that_is_no_json_object_names_the_body() -> None:
+    for body in (b"{", b"[1]", b"\xff"):
+        with pytest.raises(InvalidArgumentError) as refused:
+            bodies.json_object(body)
+        assert refused.value.field_violations[0].field == "body"
+    assert bodies.task_of("resp_task_abc") == "task_abc"
+    assert bodies.task_of("resp_other") == ""
