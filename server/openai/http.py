@@ -13,7 +13,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 
 from agent.definitions.catalog import Agents
 from records.tasks import TaskStatus
-from server.http.door import audited, call_of
+from server.http.door import OUTCOME, audited, call_of
 from server.openai import bodies
 from server.openai.chat import ChatCompletions, CompletionFailedError, models
 from server.openai.errors import error_response, invalid, outcome_of
@@ -36,13 +36,13 @@ def answered(handler: Handler) -> Handler:
     async def answer(request: Request) -> Response:
         try:
             return await handler(request)
-        except CompletionFailedError as failed:
-            audited(request, "OK")
+        except CompletionFailedError as failed:  # audited OK, as Execute of a task that fails
             body = {"message": failed.message, "type": "server_error", "param": None}
             return JSONResponse({"error": {**body, "code": failed.reason.lower()}}, 500)
         except Exception as exc:  # noqa: BLE001 - answered as OpenAI's error, once
             response, code = error_response(exc)
-            audited(request, code)
+            earlier = getattr(request.state, OUTCOME, None)  # the task it started, if any
+            audited(request, code, earlier[1] if earlier else "")
             return response
 
     return answer
