@@ -137,7 +137,13 @@ class Responses:
         sequence number `starting_after`), until it ends or waits for the caller. The log
         is read from its start, so that every item and number is as it first was."""
         task = started.task
+        reopened = started.after == 0  # a stream of a response moved on opens it again
         async for event in self._tasks.resumed(task.tenant, task.task_id, 0):
+            if not reopened and event.sequence > started.after:
+                reopened = True
+                created = view.reopened(started.after)
+                if created["sequence_number"] > starting_after:
+                    yield created
             for item in view.step(event):
                 if event.sequence > started.after and item["sequence_number"] > starting_after:
                     yield item

@@ -125,6 +125,13 @@ class ResponseView:
             answer["conversation"] = {"id": task.conversation_id}
         return answer
 
+    def reopened(self, after: int) -> Json:
+        """The `response.created` a stream of a response moved on (an approval decided, a
+        question answered) opens with, as it stands then: numbered in the last place of
+        the task event it waited at (`after`), which no event of the log takes."""
+        number = after * PER_EVENT + PER_EVENT - 1
+        return {"type": "response.created", "response": self.response(), "sequence_number": number}
+
     def recorded(self) -> Json:
         """The response of a task whose log the live store let go (its history keeps the
         task's record alone): its status, its answer as one message, its usage."""
@@ -148,7 +155,7 @@ class ResponseView:
             self.started = True
             found.append({"type": "response.created", "response": self.response()})
         found += self._events_of(event.payload, event.sequence)
-        assert len(found) <= PER_EVENT, "a task event maps to at most 16 Responses events"
+        assert len(found) < PER_EVENT, "a task event maps to at most 15 Responses events"
         return [
             {**item, "sequence_number": event.sequence * PER_EVENT + index}
             for index, item in enumerate(found)

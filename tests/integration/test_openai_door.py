@@ -51,6 +51,7 @@ REPLIES: list[dict[str, Any]] = [
     {"text": "Hi there.", "match": "Say hi"},
     {"text": "Streamed answer, in parts.", "chunks": 3, "match": "Stream please"},
     {"text": "Done in the background.", "match": "In the background"},
+    {"text": "Helped, in parts.", "chunks": 3, "match": "Stream helper"},
     {
         "tool_calls": [{"name": "calculator", "arguments": {"expression": "6*7"}}],
         "match": "Compute on A",
@@ -153,6 +154,10 @@ async def test_the_official_client_on_two_replicas(
         done = events[-1].response  # type: ignore[union-attr]
         assert done.output_text == "Streamed answer, in parts."
 
+        async with r.a.responses.stream(model=MODEL, input="Stream helper") as helper:
+            helped = await helper.get_final_response()
+        assert helped.output_text == "Helped, in parts."
+
         background = await r.a.responses.create(
             model=MODEL, input="In the background", background=True
         )
@@ -226,17 +231,16 @@ async def test_turns_approvals_chat_and_errors(tmp_path: Path, prefix: str, data
         assert asked.status == "incomplete"
         request = [o for o in asked.output if o.type == "mcp_approval_request"]
         assert [(o.server_label, o.name) for o in request] == [("agentd", "current_time")]
-        answered = await r.b.responses.create(
-            model=MODEL,
-            previous_response_id=asked.id,
-            input=[
-                {
-                    "type": "mcp_approval_response",
-                    "approval_request_id": request[0].id,
-                    "approve": True,
-                }
-            ],
-        )
+        decision: Any = {
+            "type": "mcp_approval_response",
+            "approval_request_id": request[0].id,
+            "approve": True,
+        }
+        async with r.b.responses.stream(  # the SDK's helper: it needs response.created first
+            model=MODEL, previous_response_id=asked.id, input=[decision]
+        ) as moved_on:
+            answered = await moved_on.get_final_response()
+        assert answered.id == asked.id
         assert (answered.status, answered.output_text) == ("completed", "It is late.")
         calls = [o for o in answered.output if o.type == "mcp_call"]
         assert [(c.name, c.status) for c in calls] == [("current_time", "completed")]
