@@ -48,10 +48,17 @@ class OpenAIDoor:
     service = SERVICE
 
     def __init__(
-        self, engine: Engine, tasks: TaskService, conversations: Conversations, agents: Agents
+        self,
+        engine: Engine,
+        tasks: TaskService,
+        conversations: Conversations,
+        agents: Agents,
+        *,
+        heartbeat_seconds: float = 15.0,
     ) -> None:
         responses = Responses(engine, tasks, conversations)
-        self._endpoints = Endpoints(responses, ChatCompletions(engine, tasks), agents)
+        chat = ChatCompletions(engine, tasks)
+        self._endpoints = Endpoints(responses, chat, agents, heartbeat_seconds)
 
     def routes(self) -> Sequence[BaseRoute]:
         e = self._endpoints

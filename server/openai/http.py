@@ -13,6 +13,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 
 from agent.definitions.catalog import Agents
 from records.tasks import TaskStatus
+from server.heartbeats import with_heartbeats
 from server.http.door import OUTCOME, audited, call_of
 from server.openai import bodies
 from server.openai.chat import ChatCompletions, CompletionFailedError, models
@@ -48,11 +49,20 @@ def answered(handler: Handler) -> Handler:
     return answer
 
 
-async def _events(items: AsyncIterator[Json]) -> AsyncIterator[bytes]:
-    """Responses events as server-sent events; a failure mid-stream as an `error` event."""
+PING = b": ping\n\n"
+"""A quiet stream's sign of life: an SSE comment, which clients skip."""
+
+
+async def _events(items: AsyncIterator[Json], heartbeat: float) -> AsyncIterator[bytes]:
+    """Responses events as server-sent events, a comment when the task is quiet for
+    `heartbeat` seconds (AGENTD_HEARTBEAT_SECONDS); a failure mid-stream as an `error`
+    event."""
     last = 0
     try:
-        async for item in items:
+        async for item in with_heartbeats(items, heartbeat):
+            if item is None:
+                yield PING
+                continue
             last = item["sequence_number"]
             yield _sse(item, item["type"])
     except Exception as exc:  # noqa: BLE001 - the stream's last event says it
@@ -86,7 +96,10 @@ def _query_flag(request: Request, name: str) -> bool:
 class Endpoints:
     """The routes' handlers."""
 
-    def __init__(self, responses: Responses, chat: ChatCompletions, agents: Agents) -> None:
+    def __init__(
+        self, responses: Responses, chat: ChatCompletions, agents: Agents, heartbeat: float
+    ) -> None:
+        self._heartbeat = heartbeat
         self._responses = responses
         self._chat = chat
         self._agents = agents
@@ -98,7 +111,7 @@ class Endpoints:
         if asked.stream:
             view = ResponseView(started.task)
             items = self._responses.events(view, started)
-            return _stream(_events(items))
+            return _stream(_events(items, self._heartbeat))
         if asked.background:
             return JSONResponse(await self._responses.now(started.task))
         return JSONResponse(await self._responses.settled(started))
@@ -113,7 +126,7 @@ class Endpoints:
         waiting = task.status is TaskStatus.INPUT_REQUIRED
         started = Started(task, 0, task.last_sequence - 1 if waiting else task.last_sequence)
         items = self._responses.events(ResponseView(task), started, starting_after)
-        return _stream(_events(items))
+        return _stream(_events(items, self._heartbeat))
 
     async def cancel_response(self, request: Request) -> Response:
         call = call_of(request)
@@ -135,18 +148,19 @@ class Endpoints:
         if not asked.stream:
             return JSONResponse(await self._chat.completion(task, data["model"]), headers=headers)
         chunks = self._chat.chunks(task, data["model"])
-        return _stream(_chunks(chunks), headers)
+        return _stream(_chunks(chunks, self._heartbeat), headers)
 
     async def list_models(self, request: Request) -> Response:
         audited(request, "OK")
         return JSONResponse(await models(self._agents, call_of(request)))
 
 
-async def _chunks(chunks: AsyncIterator[Json]) -> AsyncIterator[bytes]:
-    """Chat chunks as server-sent events, ended by `data: [DONE]`; a failure as an error."""
+async def _chunks(chunks: AsyncIterator[Json], heartbeat: float) -> AsyncIterator[bytes]:
+    """Chat chunks as server-sent events (a comment when quiet), ended by `data: [DONE]`;
+    a failure as an error."""
     try:
-        async for chunk in chunks:
-            yield _sse(chunk)
+        async for chunk in with_heartbeats(chunks, heartbeat):
+            yield PING if chunk is None else _sse(chunk)
     except CompletionFailedError as failed:
         body: dict[str, Any] = {"message": failed.message, "type": "server_error"}
         yield _sse({"error": {**body, "param": None, "code": failed.reason.lower()}})

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import httpx
 import openai
 import pytest
 from openai.types.responses import (
@@ -78,6 +79,7 @@ class Replicas:
     llm: FakeOpenAIServer
     server: AgentdServer
     url: str
+    key: str
 
     async def audited(self, method: str) -> list[RpcRecord]:
         """The RPC audit records of `method` (`/openai.v1/<call>`), once there are some."""
@@ -118,6 +120,7 @@ async def replicas(tmp_path: Path, prefix: str, database: str) -> AsyncIterator[
                 http_address=f"127.0.0.1:{port}",
                 http_doors=["openai"],
                 http_max_body_bytes=64 * 1024,
+                heartbeat_seconds=0.2,
             )
             running = await stack.enter_async_context(running_server(settings))
             servers.append(running.server)
@@ -128,7 +131,9 @@ async def replicas(tmp_path: Path, prefix: str, database: str) -> AsyncIterator[
             client = openai.AsyncOpenAI(base_url=url, api_key=plaintext)
             stack.push_async_callback(client.close)
             clients.append(client)
-        yield Replicas(clients[0], clients[1], llm, servers[0], str(clients[0].base_url))
+        yield Replicas(
+            clients[0], clients[1], llm, servers[0], str(clients[0].base_url).rstrip("/"), plaintext
+        )
 
 
 async def test_the_official_client_on_two_replicas(
@@ -197,9 +202,17 @@ async def test_a_stream_cut_on_one_replica_resumes_on_the_other(
         assert isinstance(call, McpCall)
         assert (call.server_label, call.name, call.status) == ("agentd", "calculator", "completed")
         assert call.output == "42"
+        # While the model is held the task is quiet: the stream says it lives (SSE comments).
+        rid = created.response.id
+        quiet = f"{r.url}/responses/{rid}?stream=true&starting_after={cut.sequence_number}"
+        async with (
+            httpx.AsyncClient(headers={"authorization": f"Bearer {r.key}"}) as raw,
+            raw.stream("GET", quiet) as listening,
+        ):
+            lines = listening.aiter_lines()
+            assert await asyncio.wait_for(anext(lines), 5) == ": ping"
         r.llm.release("resumed")
         after = cut.sequence_number
-        rid = created.response.id
         resumed = await r.b.responses.retrieve(rid, stream=True, starting_after=after)
         rest = [e async for e in resumed]
         whole = [e async for e in await r.b.responses.retrieve(rid, stream=True)]

@@ -72,7 +72,10 @@ def _a2a(parts: DoorParts) -> Door:
 def _openai(parts: DoorParts) -> Door:
     from server.openai.door import OpenAIDoor  # starlette: only when served
 
-    return OpenAIDoor(parts.engine, parts.tasks, parts.conversations, parts.agents)
+    heartbeat = parts.settings.heartbeat_seconds
+    return OpenAIDoor(
+        parts.engine, parts.tasks, parts.conversations, parts.agents, heartbeat_seconds=heartbeat
+    )
 
 
 DOORS: dict[str, Callable[[DoorParts], Door]] = {
