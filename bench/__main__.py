@@ -24,7 +24,7 @@ from bench import (
     toolsets,
     urls,
 )
-from bench.doors import mcp
+from bench.doors import mcp, responses
 from bench.people import approvals, steering
 from bench.recorded import traces
 from bench.spending import ledger, reservations, steps
@@ -55,6 +55,7 @@ BENCHES: list[tuple[Callable[[], None], bool]] = [
     (_async(teams.main), False),  # late: it quiets the engine's INFO logs
     (_async(a2a.main), True),
     (_async(mcp.main), True),
+    (_async(responses.main), True),
     (_async(approvals.main), True),
     (_async(steering.main), True),
     (_async(guardrails.main), False),

@@ -214,7 +214,7 @@ DEFAULT_A2A_HTTP_ADDRESS = "127.0.0.1:8080"
 SERVED_ENV = {
     "AGENTD_A2A": "true",
     "AGENTD_A2A_HTTP_ADDRESS": "127.0.0.1:0",
-    "AGENTD_HTTP_DOORS": "a2a,mcp",  # docs/mcp-server.md's examples run too
+    "AGENTD_HTTP_DOORS": "a2a,mcp,openai",  # docs/mcp-server.md's and openai.md's examples run
 }
 """The settings of the server the examples run against, over the quickstart's."""
 

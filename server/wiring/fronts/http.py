@@ -74,10 +74,19 @@ def _mcp(parts: DoorParts) -> Door:
     return mcp_door(parts.settings, parts.engine, parts.tasks, parts.agents, parts.registry)
 
 
+def _openai(parts: DoorParts) -> Door:
+    from server.openai.door import OpenAIDoor  # starlette: only when served
+
+    heartbeat = parts.settings.heartbeat_seconds
+    return OpenAIDoor(
+        parts.engine, parts.tasks, parts.conversations, parts.agents, heartbeat_seconds=heartbeat
+    )
+
+
 DOORS: dict[str, Callable[[DoorParts], Door]] = {
     "a2a": _a2a,
     "mcp": _mcp,
-    # "openai": server.openai.door.OpenAIDoor, built from DoorParts (likewise)
+    "openai": _openai,
 }
 """Every door this server can serve, by its name in AGENTD_HTTP_DOORS."""
 

@@ -1,0 +1,1 @@
+"""What the OpenAI door's tests share."""
