@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.secrets import redact, scrub, scrub_repeated
+from core.text import clean_json, clean_text
 from records import events as ev
 from records.messages import Message, ModelResponse, ModelSettings, ToolCall
 from records.tasks import TokenUsage
@@ -45,6 +46,7 @@ class ModelAnswer:
 def capped(text: str, limit: int) -> tuple[str, bool]:
     """`text` within `limit` bytes (UTF-8), and whether it was cut (then it ends with
     `CUT_MARK`)."""
+    text = clean_text(text)  # a lone surrogate (a model's, a tool's) would fail the store
     if len(text) * 4 <= limit:  # no character is more than four bytes
         return text, False
     raw = text.encode()
@@ -58,6 +60,7 @@ def capped_value(value: Any, limit: int) -> tuple[Any, bool]:
     """A JSON value within `limit` bytes: itself, or its canonical JSON cut (a string)."""
     if value is None or isinstance(value, bool | int | float):
         return value, False
+    value = clean_json(value)
     text = canonical(value)
     if len(text.encode()) <= limit:
         return value, False
@@ -69,9 +72,9 @@ def _arguments(arguments_json: str) -> str:
     shape only when not."""
     try:
         value = json.loads(arguments_json or "{}")
-    except ValueError:
+        return canonical(redact(value)) if isinstance(value, dict) else scrub(arguments_json)
+    except (ValueError, RecursionError):  # not JSON, or nested past what can be walked
         return scrub(arguments_json)
-    return canonical(redact(value)) if isinstance(value, dict) else scrub(arguments_json)
 
 
 def requests(calls: Sequence[ToolCall], limit: int) -> tuple[tuple[TracedToolRequest, ...], bool]:

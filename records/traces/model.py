@@ -212,4 +212,5 @@ def arguments_key(key: bytes, tool: str, arguments: Mapping[str, Any]) -> str:
     """The keyed hash (HMAC-SHA256, hex) of a call's tool and canonical arguments, taken
     before redaction: equal calls have equal keys; the key keeps a secret in the
     arguments from being guessed back from it."""
-    return hmac.new(key, canonical([tool, arguments]).encode(), hashlib.sha256).hexdigest()
+    text = canonical([tool, arguments]).encode(errors="surrogatepass")  # a model's own
+    return hmac.new(key, text, hashlib.sha256).hexdigest()
