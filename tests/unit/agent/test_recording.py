@@ -19,15 +19,18 @@ from agent.limits import EngineConfig
 from agent.llm.roles import ModelRoles
 from agent.llm.testing import FunctionModel, text, tool_calls
 from agent.parts import EngineParts
+from agent.recording import capture
 from agent.recording.recorder import Recorder
 from agent.recording.traces import DEFAULT_ARGUMENTS_KEY, Traces
 from core.identity import CallContext, Principal
 from records import events as ev
 from records.execution import ExecutionMode
-from records.messages import Message, ModelResponse, ModelSettings, ToolDefinition
+from records.messages import Message, ModelResponse, ModelSettings, ToolCall, ToolDefinition
 from records.requests import TaskRequest
 from records.tasks import Task
+from records.tools.invocation import Invocation
 from records.tools.model import JSONValue, PermissionLevel, RiskLevel, Tool, ToolOutput, ToolSpec
+from records.tools.outcomes import ToolCallResult
 from records.traces.model import (
     ModelCallTrace,
     ToolCallTrace,
@@ -275,3 +278,22 @@ async def test_a_later_run_of_a_task_counts_what_its_runs_before_kept_against_th
     await recorder.drain()
     last = await store.head(task.task_id)
     assert last == head
+
+
+def test_what_a_hostile_model_sends_is_kept_clean_and_never_raises() -> None:
+    """Lone surrogates (JSON escapes a model may write) are replaced before anything is
+    kept, the arguments' hash still takes them; arguments nested past what can be walked
+    are kept as their scrubbed text."""
+    odd = "bad \udc00 value"
+    invocation = Invocation.of("lookup", {"q": odd})
+    result = ToolCallResult(invocation.call_id, "lookup", {"echo": odd}, f"got {odd}", 0.1)
+    traced, _ = capture.tool_call(invocation, result, DEFAULT_ARGUMENTS_KEY, 65_536)
+    assert traced.arguments == {"q": "bad \ufffd value"}
+    assert traced.result == {"echo": "bad \ufffd value"}
+    assert traced.result_text == "got bad \ufffd value"
+    assert len(traced.arguments_key) == 64
+    kept = capture.message(Message("user", f"hello {odd}"), 65_536)
+    assert kept.content == "hello bad \ufffd value"
+    deep = "[" * 50_000 + "]" * 50_000
+    calls, _ = capture.requests((ToolCall("c1", "lookup", deep),), 65_536)
+    assert calls[0].arguments_json.startswith("[[[")
