@@ -12,6 +12,7 @@ from typing import Any
 
 from agent.definitions.catalog import Agents
 from agent.engine import Engine
+from agent.limits import EngineConfig, ToolLimits
 from agent.llm.roles import ModelRoles
 from agent.llm.testing import ScriptedModel, text, tool_calls
 from agent.parts import EngineParts
@@ -333,3 +334,33 @@ async def test_a_recorded_artifact_write_announces_no_artifact(tmp_path: Path) -
     assert "tool_call_finished" in kinds
     assert "artifact_updated" not in kinds
     assert await _sources(store, task) == [ToolSource.RECORDED]
+
+
+async def test_read_only_runs_the_tools_an_operator_lists_live_and_a_listed_http_get(
+    tmp_path: Path,
+) -> None:
+    """AGENTD_REPLAY_READ_ONLY_TOOLS: a listed tool runs live under READ_ONLY, and a
+    listed http_request runs live for a GET (through its own destination rules) but never
+    for a POST."""
+    listed = ToolLimits(replay_read_only_tools=("send_message", "http_request"))
+    env = make_env(tmp_path, EngineConfig(tools=listed))
+    store = await _recorded()
+    get = {"url": "http://127.0.0.1:9/x", "method": "GET"}
+    post = {"url": "http://127.0.0.1:9/x", "method": "POST"}
+    model = ScriptedModel(
+        [
+            tool_calls(("send_message", {"to": "ann"})),
+            tool_calls(("http_request", get)),
+            tool_calls(("http_request", post)),
+            text("done"),
+        ]
+    )
+    tools = ("send_message", "http_request")
+    task = await _replay(env, store, model, tools, ReplayTools.READ_ONLY, "done")
+    sent, got, posted = await _results(env, task)
+    assert env.send.sent == ["ann"]  # the listed tool ran
+    assert sent.text == "sent to ann"
+    # the GET went the live way: http_request's own destination rules refused it (in process)
+    assert got.text.startswith("refused (DESTINATION_NOT_ALLOWED)"), got.text
+    assert posted.text.startswith("not run during a replay: http_request writes")
+    assert await _sources(store, task) == [ToolSource.LIVE, ToolSource.LIVE, ToolSource.NOT_RUN]
