@@ -5,8 +5,9 @@ from __future__ import annotations
 import bisect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from datetime import datetime
 
+from records.tasks import utcnow
 from records.traces.model import (
     ModelCallTrace,
     TracedMessage,
@@ -21,16 +22,16 @@ from records.traces.size import entry_bytes, message_bytes
 @dataclass(slots=True)
 class _Trace:
     head: TraceHead
+    written: datetime
+    """When it was last written (a trace not written since the retention is swept)."""
     ids: list[str] = field(default_factory=list)
     """Entry ids, sorted."""
     entries: dict[str, TraceEntry] = field(default_factory=dict)
     messages: dict[str, TracedMessage] = field(default_factory=dict)
-    written: datetime = field(default_factory=lambda: datetime.now(UTC))
-    """When it was last written (a trace not written since the retention is swept)."""
 
 
 class InMemoryTraceStore:
-    def __init__(self, clock: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
+    def __init__(self, clock: Callable[[], datetime] = utcnow) -> None:
         self._traces: dict[str, _Trace] = {}
         self._clock = clock
 
@@ -45,7 +46,9 @@ class InMemoryTraceStore:
     ) -> None:
         trace = self._traces.get(owner.task_id)
         if trace is None:
-            trace = self._traces[owner.task_id] = _Trace(TraceHead(owner, 0, 0, False))
+            trace = self._traces[owner.task_id] = _Trace(
+                TraceHead(owner, 0, 0, False), self._clock()
+            )
         added = 0
         for message in messages:
             if message.message_id not in trace.messages:

@@ -31,6 +31,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from sqlalchemy.sql.dml import UpdateBase
 from sqlalchemy.sql.elements import BindParameter
 
+from records.tasks import utcnow
 from records.traces.codec import detail_from, detail_json, message_json, message_of, numbered
 from records.traces.model import (
     ModelCallTrace,
@@ -54,17 +55,13 @@ CHUNK = 200
 """Rows per INSERT statement (well under either database's limit of parameters)."""
 
 
-def _utcnow() -> datetime:
-    return datetime.now(UTC)
-
-
 class SqlTraceStore:
     """TraceStore on a database (owned by the caller). Also `Expiring` (retention):
     `sweep` deletes the oldest tasks' traces."""
 
     name = "task traces"
 
-    def __init__(self, database: Database, clock: Callable[[], datetime] = _utcnow) -> None:
+    def __init__(self, database: Database, clock: Callable[[], datetime] = utcnow) -> None:
         self._clock = clock
         """When a write is (a trace not written since the retention is swept)."""
         self._engine = database.engine
