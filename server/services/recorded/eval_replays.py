@@ -27,24 +27,15 @@ class ServiceReplayer:
         info = task.replay
         if info is None or not info.ended:
             return None
-        report = ReplayReport(
+        gone = info.divergence
+        return ReplayReport(
             info.source_task_id,
             info.tools.value,
-            recorded_calls=info.recorded_calls,
-            not_run_calls=info.not_run_calls,
-            live_calls=info.live_calls,
-        )
-        gone = info.divergence
-        if gone is None:
-            return report
-        return ReplayReport(
-            report.source_task_id,
-            report.tools,
-            True,
-            gone.kind.value,
-            gone.index,
-            gone.recorded,
-            gone.replayed,
+            gone is not None,
+            gone.kind.value if gone is not None else "",
+            gone.index if gone is not None else 0,
+            gone.recorded if gone is not None else "",
+            gone.replayed if gone is not None else "",
             info.recorded_calls,
             info.not_run_calls,
             info.live_calls,
