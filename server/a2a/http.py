@@ -23,10 +23,10 @@ from starlette.routing import BaseRoute, Route
 from core.errors import AgentdError
 from server.a2a.card import RESUME_HEADER
 from server.a2a.handler import CALL, RESUME, AgentdRequestHandler
-from server.a2a.service import resume_position
-from server.http.door import audited, call_of, public
+from server.a2a.service import SERVICE_NAME, resume_position
+from server.http.door import audited, call_of, jsonrpc_method, public
 
-SERVICE = "lf.a2a.v1.A2AService"
+SERVICE = SERVICE_NAME
 STARTS_TASKS = frozenset({"SendMessage", "SendStreamingMessage"})
 JSONRPC_CODES = {
     -32001: "NOT_FOUND",
@@ -97,13 +97,9 @@ class A2ADoor:
         ]
 
     def method_of(self, request: Request, body: bytes) -> str:
-        """The JSON-RPC method of the body ("unknown" when it names none)."""
-        try:
-            data = json.loads(body)
-        except ValueError:
-            return "unknown"
-        method = data.get("method") if isinstance(data, dict) else None
-        return method[:64] if isinstance(method, str) and method else "unknown"
+        """The JSON-RPC method of the body ("unknown" when it names none, or is not JSON
+        that can be parsed)."""
+        return jsonrpc_method(body) or "unknown"
 
     def starts_task(self, method: str) -> bool:
         return method in STARTS_TASKS

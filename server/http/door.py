@@ -14,6 +14,7 @@ engine and conversation services, never a store.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Protocol, TypeVar
@@ -82,3 +83,14 @@ def public(route: R) -> R:
 
 def is_public(route: BaseRoute) -> bool:
     return getattr(route, PUBLIC, False) is True
+
+
+def jsonrpc_method(body: bytes) -> str | None:
+    """The method a JSON-RPC request body names (cut to 64 characters); None when it is
+    not JSON, is nested past what can be parsed, or names no method."""
+    try:
+        data = json.loads(body)
+    except (ValueError, RecursionError):
+        return None
+    method = data.get("method") if isinstance(data, dict) else None
+    return method[:64] if isinstance(method, str) and method else None

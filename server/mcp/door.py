@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
@@ -28,7 +27,7 @@ from agent.engine import Engine
 from agent.guardrails.runs import Guards
 from core.errors import AgentdError
 from core.keyring import KeyRing
-from server.http.door import audited, call_of
+from server.http.door import audited, call_of, jsonrpc_method
 from server.mcp.calls import AgentCalls, Context, error_result
 from server.mcp.catalog import INPUT_SCHEMA, AgentTools
 from server.mcp.own_tools import PREFIX, OwnTools
@@ -46,14 +45,7 @@ INSTRUCTIONS = (
 
 def method_of_body(body: bytes) -> str:
     """The JSON-RPC method of a request body; "invalid" when it names none."""
-    try:
-        data = json.loads(body)
-    except (ValueError, RecursionError):
-        return "invalid"
-    method = data.get("method") if isinstance(data, dict) else None
-    if not isinstance(method, str) or not method:
-        return "invalid"
-    return method[:64]
+    return jsonrpc_method(body) or "invalid"
 
 
 def _input_schema(name: str) -> dict[str, Any] | None:
