@@ -17,7 +17,7 @@ from google.protobuf.json_format import MessageToDict
 from starlette.responses import JSONResponse
 
 from core import errors
-from server.status import rich_status
+from server.status import rich_status, status_code_for
 
 HTTP_STATUS: dict[grpc.StatusCode, int] = {
     grpc.StatusCode.OK: 200,
@@ -68,17 +68,17 @@ def http_status(error: errors.AgentdError) -> int:
     """The HTTP status of `error`: its gRPC code's, but 413 for a request too large."""
     if isinstance(error, errors.RequestTooLargeError):
         return 413
-    code, _ = rich_status(error)
-    return HTTP_STATUS.get(code, 500)
+    return HTTP_STATUS.get(status_code_for(error), 500)
 
 
-def error_body(error: errors.AgentdError) -> dict[str, Any]:
-    """Google's JSON form of `error`'s rich status, with its HTTP status as `code`."""
+def error_body(error: errors.AgentdError, http: int | None = None) -> dict[str, Any]:
+    """Google's JSON form of `error`'s rich status, with its HTTP status (`http`, else
+    `http_status`'s) as `code`."""
     code, status = rich_status(error)
     details: list[Any] = MessageToDict(status).get("details", [])
     return {
         "error": {
-            "code": http_status(error),
+            "code": http if http is not None else http_status(error),
             "status": code.name,
             "message": error.message,
             "details": details,
@@ -96,4 +96,5 @@ def error_response(
         extra["retry-after"] = str(max(1, math.ceil(error.retry_after_seconds)))
     if isinstance(error, errors.UnauthenticatedError):
         extra["www-authenticate"] = "Bearer"
-    return JSONResponse(error_body(error), status_code=http_status(error), headers=extra)
+    status = http_status(error)
+    return JSONResponse(error_body(error, status), status_code=status, headers=extra)
