@@ -116,6 +116,7 @@ class SqlAgentStore:
     async def get(
         self, tenant: str, agent_id: str, version: int | None = None, *, promoted: bool = False
     ) -> AgentVersion | None:
+        pointer = None  # read once: the bare id's lookup has it already
         if version is None:
             latest = await self._latest(tenant, agent_id)
             if latest is None or latest.deleted_at is not None:
@@ -127,7 +128,9 @@ class SqlAgentStore:
         row = await self._row(tenant, agent_id, version)
         if row is None:
             return None
-        return _version(row, (await self._pointers(tenant, [agent_id]))[agent_id].promoted)
+        if pointer is None:
+            pointer = (await self._pointers(tenant, [agent_id]))[agent_id]
+        return _version(row, pointer.promoted)
 
     async def list(
         self, tenant: str, *, size: int, after: KeyCursor | None = None, promoted: bool = False
