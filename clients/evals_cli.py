@@ -99,16 +99,6 @@ def gate_of(args: argparse.Namespace) -> evals_pb2.EvalGate:
     return gate
 
 
-def _labels(pairs: list[str]) -> dict[str, str]:
-    labels: dict[str, str] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise options.OptionError(f"--label {pair!r}: write KEY=VALUE")
-        labels[key] = value
-    return labels
-
-
 def run_lines(evaluation: evals_pb2.EvalRun) -> list[str]:
     """The run as a table of its cases, then its numbers, comparison and verdict."""
     names = list(dict.fromkeys(g.name for r in evaluation.results for g in r.graders))
@@ -207,7 +197,7 @@ async def run_eval(client: AgentClient, args: argparse.Namespace) -> int:
             baseline_run_id=args.baseline,
             parallelism=args.parallelism,
             gate=gate_of(args),
-            labels=_labels(args.label),
+            labels=options.labels(args.label),
             idempotency_key=args.idempotency_key,
         )
         evaluation = await _wait(client, started.eval_run_id, args.max_wait)
