@@ -46,16 +46,14 @@ class ChatCompletions:
 
     async def completion(self, task: Task, model: str) -> Json:
         """The completion once the task ends or waits."""
-        async for _ in self._log(task):
-            pass
+        seen = [event async for event in self._log(task)]  # up to its end, or its wait
         task = await self._engine.find(task.tenant, task.task_id)
         if task.status is TaskStatus.FAILED:
             failure = task.failure
             raise CompletionFailedError(
                 failure.reason if failure else "", task.stop_detail or "failed"
             )
-        log = await self._tasks.log(task) if task.status is TaskStatus.INPUT_REQUIRED else []
-        message = {"role": "assistant", "content": _content(task, log)}
+        message = {"role": "assistant", "content": _content(task, seen)}
         choice = {"index": 0, "message": message, "finish_reason": _finish(task)}
         usage = usage_of(task.usage)
         return {
