@@ -150,10 +150,6 @@ class EvalService:
                 raise InvalidArgumentError([FieldViolation("agent", str(bad))]) from None
         return await self._store.list_runs(caller.tenant, agent, size, after)
 
-    async def latest_passed(self, tenant: str, agent_id: str, version: int) -> EvalRun | None:
-        """The newest run of that agent version that finished and passed its gate."""
-        return await self._store.latest_passed(tenant, agent_id, version)
-
     async def run(self, call: CallContext, request: EvalRequest) -> EvalRun:
         """Start an evaluation run (see the module's docstring); the run, RUNNING."""
         caller = call.principal
