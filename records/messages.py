@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from records.parts import MessagePart
 from records.tasks import TokenUsage
 
 Role = Literal["system", "user", "assistant", "tool"]
@@ -69,7 +70,9 @@ def _nesting(value: Any) -> int:
 
 @dataclass(frozen=True, slots=True)
 class Message:
-    """One chat message."""
+    """One chat message: its text (`content`) and, after it, any further parts in their
+    order (images, more text). Whatever reads only text reads `content` and the
+    `TextPart`s; redaction touches text parts only."""
 
     role: Role
     content: str = ""
@@ -79,6 +82,8 @@ class Message:
     """For tool messages: the call answered."""
     name: str = ""
     """For tool messages: the tool's name."""
+    parts: tuple[MessagePart, ...] = ()
+    """Parts after `content`, in order; empty for a text-only message (most messages)."""
 
 
 @dataclass(frozen=True, slots=True)

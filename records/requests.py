@@ -16,6 +16,29 @@ from records.traces.replays import ReplayInfo
 
 
 @dataclass(frozen=True, slots=True)
+class InputPart:
+    """A file or image given with a task's input (ExecuteRequest.parts), checked and, for a
+    URL, fetched before the request reaches the engine. The engine keeps it as an artifact
+    of the task (version 1) before the task is queued; what is stored with the task after
+    that is the reference (`data` empty, `size` and `sha256` kept)."""
+
+    name: str
+    """The artifact's name (unique among the task's parts)."""
+    media_type: str
+    data: bytes = b""
+    """The content, until it is kept as an artifact."""
+    size: int = 0
+    """Bytes of content."""
+    sha256: str = ""
+    """Hex digest of the content (in the request's fingerprint, never the bytes)."""
+    source_uri: str = ""
+    """The URL it was fetched from; empty for bytes given in the request."""
+    width: int = 0
+    """Pixels, for an image (measured when it was checked)."""
+    height: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class TaskRequest:
     """What a caller asks the engine to do."""
 
@@ -52,6 +75,8 @@ class TaskRequest:
     replay: ReplayInfo | None = None
     """Set when the task replays a recorded one (ReplayTask): its tool calls are answered
     from the recording (`agent.tool_use.replaying`)."""
+    parts: tuple[InputPart, ...] = ()
+    """Files and images given with the input, in their order (`InputPart`)."""
 
     def fingerprint(self) -> str:
         # The goal's key stays "task" (the field's name before it was `goal`): a stored
@@ -80,4 +105,6 @@ class TaskRequest:
             fields["wait_timeout_seconds"] = self.wait_timeout_seconds
         if self.replay is not None:  # likewise
             fields["replay"] = [self.replay.source_task_id, self.replay.tools.value]
+        if self.parts:  # likewise; the content by its digest, never its bytes
+            fields["parts"] = [[p.name, p.media_type, p.sha256, p.source_uri] for p in self.parts]
         return digest(fields)

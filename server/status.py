@@ -66,6 +66,10 @@ STATUS_TABLE: dict[type[errors.AgentdError], grpc.StatusCode] = {
     errors.DatasetNotFoundError: grpc.StatusCode.NOT_FOUND,
     errors.EvalRunNotFoundError: grpc.StatusCode.NOT_FOUND,
     errors.PromotionRefusedError: grpc.StatusCode.FAILED_PRECONDITION,
+    errors.ScheduleNotFoundError: grpc.StatusCode.NOT_FOUND,
+    errors.TriggerNotFoundError: grpc.StatusCode.NOT_FOUND,
+    errors.EtagMismatchError: grpc.StatusCode.ABORTED,
+    errors.InputPartUnavailableError: grpc.StatusCode.FAILED_PRECONDITION,
 }
 
 

@@ -16,7 +16,7 @@ from core.errors.agents import (
     AgentLimitError,
     AgentNotFoundError,
 )
-from core.errors.artifacts import ArtifactNotFoundError
+from core.errors.artifacts import ArtifactNotFoundError, InputPartUnavailableError
 from core.errors.base import (
     MAX_VIOLATIONS,
     AgentdError,
@@ -54,6 +54,11 @@ from core.errors.knowledge import (
     KnowledgeBaseExistsError,
     MemoryNotFoundError,
     MemoryUnavailableError,
+)
+from core.errors.schedules import (
+    EtagMismatchError,
+    ScheduleNotFoundError,
+    TriggerNotFoundError,
 )
 from core.errors.secrets import KeyRequiredError, SecretUnreadableError, WebhookNotFoundError
 from core.errors.tasks import (
@@ -101,6 +106,7 @@ __all__ = [
     "DocumentGoneError",
     "EmbeddingModelChangedError",
     "EmbeddingsUnavailableError",
+    "EtagMismatchError",
     "EvalRunNotFoundError",
     "EventsExpiredError",
     "FieldViolation",
@@ -109,6 +115,7 @@ __all__ = [
     "GrantNotFoundError",
     "GuardrailBlockedError",
     "IdempotencyConflictError",
+    "InputPartUnavailableError",
     "InternalError",
     "InvalidArgumentError",
     "KeyRequiredError",
@@ -125,6 +132,7 @@ __all__ = [
     "RequestTooLargeError",
     "ResourceExhaustedError",
     "RoleRequiredError",
+    "ScheduleNotFoundError",
     "SecretUnreadableError",
     "ShuttingDownError",
     "StoreUnavailableError",
@@ -136,6 +144,7 @@ __all__ = [
     "ToolNotFoundError",
     "ToolUnavailableError",
     "TraceNotFoundError",
+    "TriggerNotFoundError",
     "UnauthenticatedError",
     "UnimplementedError",
     "WebhookNotFoundError",

@@ -19,3 +19,14 @@ class ArtifactNotFoundError(AgentdError):
         if version:
             metadata["version"] = str(version)
         super().__init__(f"task {task_id!r} has no {which}", metadata=metadata)
+
+
+class InputPartUnavailableError(AgentdError):
+    """A URL given as an input part could not be fetched (no answer in time, an error
+    status, more than its size limit). Nothing of the request was stored."""
+
+    reason = "INPUT_PART_UNAVAILABLE"
+
+    def __init__(self, part: str, why: str) -> None:
+        self.part = part
+        super().__init__(f"input part {part}: {why}", metadata={"part": part})

@@ -11,6 +11,7 @@ from enum import IntEnum
 from typing import Any
 
 from core.identity import CallContext
+from records.parts import ImagePart
 
 JSONValue = Any
 """A value that JSON can represent (dict, list, str, int, float, bool or None)."""
@@ -111,6 +112,19 @@ class ToolSpec:
 
 
 @dataclass(frozen=True, slots=True)
+class ToolFile:
+    """A file a tool returns (an MCP image or embedded resource, a binary HTTP body): the
+    one door of tool calls keeps it as an artifact of the task, under the artifact limits,
+    and tells the model its name and type; an image is shown to a seeing model on the next
+    call."""
+
+    name: str
+    """A name for it; the door makes it a valid artifact name, unique in the task's tree."""
+    media_type: str
+    content: bytes
+
+
+@dataclass(frozen=True, slots=True)
 class ToolOutput:
     """What a tool returns."""
 
@@ -118,6 +132,11 @@ class ToolOutput:
     """The structured result."""
     text: str
     """The result rendered as text, as a model sees it."""
+    files: tuple[ToolFile, ...] = ()
+    """Files to keep as artifacts of the task (`ToolFile`)."""
+    images: tuple[ImagePart, ...] = ()
+    """Images already kept as artifacts to show a seeing model with the result (what
+    `read_artifact` returns for an image)."""
 
 
 class Tool(abc.ABC):

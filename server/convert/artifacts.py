@@ -37,3 +37,11 @@ def content_to_proto(found: Artifact) -> artifacts_pb2.ArtifactContent:
         writer_task_id=info.writer_task_id,
         create_time=to_timestamp(info.created_at),
     )
+
+
+def describe_chunk(chunk: artifacts_pb2.ArtifactChunk, info: ArtifactInfo) -> None:
+    """Set the version's description on the first chunk of a ReadArtifact stream."""
+    chunk.media_type = info.media_type
+    chunk.size_bytes = info.size
+    chunk.writer_task_id = info.writer_task_id
+    chunk.create_time.CopyFrom(to_timestamp(info.created_at))

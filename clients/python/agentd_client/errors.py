@@ -160,6 +160,14 @@ class EvalRunNotFoundError(NotFoundError):
     """No evaluation run of that id in your tenant."""
 
 
+class ScheduleNotFoundError(NotFoundError):
+    """No schedule of that id in your tenant."""
+
+
+class TriggerNotFoundError(NotFoundError):
+    """No trigger of that id in your tenant."""
+
+
 class BudgetNotFoundError(NotFoundError):
     """No budget of that id in your tenant."""
 
@@ -274,6 +282,14 @@ class PlanInvalidError(AbortedError):
 
 class KeyRequiredError(FailedPreconditionError):
     """A secret is stored or read with no key for it: the server's AGENTD_KEYS."""
+
+
+class InputPartUnavailableError(FailedPreconditionError):
+    """A URL given as an input part could not be fetched; `metadata["part"]` names it."""
+
+
+class EtagMismatchError(AbortedError):
+    """The resource changed since you read it (its etag is not the one sent): read again."""
 
 
 class PromotionRefusedError(FailedPreconditionError):

@@ -33,6 +33,7 @@ from agentd_client.errors import (
     DestinationNotAllowedError,
     EmbeddingModelChangedError,
     EmbeddingsUnavailableError,
+    EtagMismatchError,
     EvalRunNotFoundError,
     EventsExpiredError,
     FailedPreconditionError,
@@ -40,6 +41,7 @@ from agentd_client.errors import (
     GrantNotFoundError,
     GuardrailBlockedError,
     IdempotencyConflictError,
+    InputPartUnavailableError,
     InternalError,
     InvalidArgumentError,
     KeyRequiredError,
@@ -57,6 +59,7 @@ from agentd_client.errors import (
     RateLimitedError,
     RequestTooLargeError,
     ResourceExhaustedError,
+    ScheduleNotFoundError,
     ServerRestartedError,
     ShuttingDownError,
     StoreUnavailableError,
@@ -69,6 +72,7 @@ from agentd_client.errors import (
     ToolResumableError,
     ToolUnavailableError,
     TraceNotFoundError,
+    TriggerNotFoundError,
     UnauthenticatedError,
     UnavailableError,
     UnimplementedError,
@@ -129,6 +133,10 @@ BY_REASON: dict[str, type[AgentdError]] = {
     "DATASET_NOT_FOUND": DatasetNotFoundError,
     "EVAL_RUN_NOT_FOUND": EvalRunNotFoundError,
     "PROMOTION_REFUSED": PromotionRefusedError,
+    "SCHEDULE_NOT_FOUND": ScheduleNotFoundError,
+    "TRIGGER_NOT_FOUND": TriggerNotFoundError,
+    "ETAG_MISMATCH": EtagMismatchError,
+    "INPUT_PART_UNAVAILABLE": InputPartUnavailableError,
 }
 
 BY_CODE: dict[grpc.StatusCode, type[AgentdError]] = {

@@ -3,6 +3,7 @@
 isort:skip_file
 """
 
+from agentd.v1 import artifacts_pb2 as _artifacts_pb2
 from agentd.v1 import audit_pb2 as _audit_pb2
 from agentd.v1 import conversations_pb2 as _conversations_pb2
 from agentd.v1 import events_pb2 as _events_pb2
@@ -69,6 +70,7 @@ class ExecuteRequest(_message.Message):
     CONVERSATION_ID_FIELD_NUMBER: _builtins.int
     BUSY_POLICY_FIELD_NUMBER: _builtins.int
     WAIT_TIMEOUT_FIELD_NUMBER: _builtins.int
+    PARTS_FIELD_NUMBER: _builtins.int
     task: _builtins.str
     """What to do, in natural language; 1 to 5,000 characters."""
     max_iterations: _builtins.int
@@ -169,6 +171,12 @@ class ExecuteRequest(_message.Message):
         fails the task (ERROR_REASON_WAIT_DEADLINE).
         """
 
+    @_builtins.property
+    def parts(self) -> _containers.RepeatedCompositeFieldContainer[_artifacts_pb2.InputPart]:
+        """Files and images given with the task (at most 16), each stored as an
+        artifact of the task before it starts; see InputPart.
+        """
+
     def __init__(
         self,
         *,
@@ -188,10 +196,11 @@ class ExecuteRequest(_message.Message):
         conversation_id: _builtins.str = ...,
         busy_policy: _conversations_pb2.ConversationBusyPolicy.ValueType = ...,
         wait_timeout: _duration_pb2.Duration | None = ...,
+        parts: _abc.Iterable[_artifacts_pb2.InputPart] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["context", b"context", "plan", b"plan", "timeout", b"timeout", "wait_timeout", b"wait_timeout"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["agent", b"agent", "busy_policy", b"busy_policy", "bypass_tool_cache", b"bypass_tool_cache", "cancel_on_disconnect", b"cancel_on_disconnect", "context", b"context", "conversation_id", b"conversation_id", "idempotency_key", b"idempotency_key", "labels", b"labels", "max_iterations", b"max_iterations", "mode", b"mode", "plan", b"plan", "task", b"task", "timeout", b"timeout", "token_budget", b"token_budget", "tools", b"tools", "wait_timeout", b"wait_timeout"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["agent", b"agent", "busy_policy", b"busy_policy", "bypass_tool_cache", b"bypass_tool_cache", "cancel_on_disconnect", b"cancel_on_disconnect", "context", b"context", "conversation_id", b"conversation_id", "idempotency_key", b"idempotency_key", "labels", b"labels", "max_iterations", b"max_iterations", "mode", b"mode", "parts", b"parts", "plan", b"plan", "task", b"task", "timeout", b"timeout", "token_budget", b"token_budget", "tools", b"tools", "wait_timeout", b"wait_timeout"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -220,6 +220,11 @@ class AgentServiceStub:
                 request_serializer=agentd_dot_v1_dot_artifacts__pb2.GetArtifactRequest.SerializeToString,
                 response_deserializer=agentd_dot_v1_dot_artifacts__pb2.ArtifactContent.FromString,
                 _registered_method=True)
+        self.ReadArtifact = channel.unary_stream(
+                '/agentd.v1.AgentService/ReadArtifact',
+                request_serializer=agentd_dot_v1_dot_artifacts__pb2.ReadArtifactRequest.SerializeToString,
+                response_deserializer=agentd_dot_v1_dot_artifacts__pb2.ArtifactChunk.FromString,
+                _registered_method=True)
         self.CreateBudget = channel.unary_unary(
                 '/agentd.v1.AgentService/CreateBudget',
                 request_serializer=agentd_dot_v1_dot_usage__pb2.CreateBudgetRequest.SerializeToString,
@@ -613,6 +618,16 @@ class AgentServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ReadArtifact(self, request, context):
+        """Streams one version of an artifact in chunks with offsets, for content of
+        any size (up to AGENTD_ARTIFACT_MAX_BYTES); the same errors as
+        GetArtifact, and OUT_OF_RANGE never (an offset past the end gets an
+        empty last chunk).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def CreateBudget(self, request, context):
         """Budgets of the caller's tenant (admin role to change them; admin or
         auditor to list them): limits in tokens or money per tenant, end user
@@ -893,6 +908,11 @@ def add_AgentServiceServicer_to_server(servicer, server):
                     servicer.GetArtifact,
                     request_deserializer=agentd_dot_v1_dot_artifacts__pb2.GetArtifactRequest.FromString,
                     response_serializer=agentd_dot_v1_dot_artifacts__pb2.ArtifactContent.SerializeToString,
+            ),
+            'ReadArtifact': grpc.unary_stream_rpc_method_handler(
+                    servicer.ReadArtifact,
+                    request_deserializer=agentd_dot_v1_dot_artifacts__pb2.ReadArtifactRequest.FromString,
+                    response_serializer=agentd_dot_v1_dot_artifacts__pb2.ArtifactChunk.SerializeToString,
             ),
             'CreateBudget': grpc.unary_unary_rpc_method_handler(
                     servicer.CreateBudget,
@@ -1888,6 +1908,33 @@ class AgentService:
             '/agentd.v1.AgentService/GetArtifact',
             agentd_dot_v1_dot_artifacts__pb2.GetArtifactRequest.SerializeToString,
             agentd_dot_v1_dot_artifacts__pb2.ArtifactContent.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ReadArtifact(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/agentd.v1.AgentService/ReadArtifact',
+            agentd_dot_v1_dot_artifacts__pb2.ReadArtifactRequest.SerializeToString,
+            agentd_dot_v1_dot_artifacts__pb2.ArtifactChunk.FromString,
             options,
             channel_credentials,
             insecure,

@@ -214,6 +214,12 @@ class AgentServiceStub:
     task the caller's tenant does not have, `ARTIFACT_NOT_FOUND` for a name
     or version the tree does not have.
     """
+    ReadArtifact: _grpc.UnaryStreamMultiCallable[_artifacts_pb2.ReadArtifactRequest, _artifacts_pb2.ArtifactChunk]
+    """Streams one version of an artifact in chunks with offsets, for content of
+    any size (up to AGENTD_ARTIFACT_MAX_BYTES); the same errors as
+    GetArtifact, and OUT_OF_RANGE never (an offset past the end gets an
+    empty last chunk).
+    """
     CreateBudget: _grpc.UnaryUnaryMultiCallable[_usage_pb2.CreateBudgetRequest, _usage_pb2.Budget]
     """Budgets of the caller's tenant (admin role to change them; admin or
     auditor to list them): limits in tokens or money per tenant, end user
@@ -431,6 +437,12 @@ class AgentServiceAsyncStub(AgentServiceStub):
     `version` is set), with its content. NOT_FOUND: `TASK_NOT_FOUND` for a
     task the caller's tenant does not have, `ARTIFACT_NOT_FOUND` for a name
     or version the tree does not have.
+    """
+    ReadArtifact: _aio.UnaryStreamMultiCallable[_artifacts_pb2.ReadArtifactRequest, _artifacts_pb2.ArtifactChunk]  # type: ignore[assignment]
+    """Streams one version of an artifact in chunks with offsets, for content of
+    any size (up to AGENTD_ARTIFACT_MAX_BYTES); the same errors as
+    GetArtifact, and OUT_OF_RANGE never (an offset past the end gets an
+    empty last chunk).
     """
     CreateBudget: _aio.UnaryUnaryMultiCallable[_usage_pb2.CreateBudgetRequest, _usage_pb2.Budget]  # type: ignore[assignment]
     """Budgets of the caller's tenant (admin role to change them; admin or
@@ -850,6 +862,18 @@ class AgentServiceServicer(metaclass=_abc_1.ABCMeta):
         `version` is set), with its content. NOT_FOUND: `TASK_NOT_FOUND` for a
         task the caller's tenant does not have, `ARTIFACT_NOT_FOUND` for a name
         or version the tree does not have.
+        """
+
+    @_abc_1.abstractmethod
+    def ReadArtifact(
+        self,
+        request: _artifacts_pb2.ReadArtifactRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_abc.Iterator[_artifacts_pb2.ArtifactChunk], _abc.AsyncIterator[_artifacts_pb2.ArtifactChunk]]:
+        """Streams one version of an artifact in chunks with offsets, for content of
+        any size (up to AGENTD_ARTIFACT_MAX_BYTES); the same errors as
+        GetArtifact, and OUT_OF_RANGE never (an offset past the end gets an
+        empty last chunk).
         """
 
     @_abc_1.abstractmethod

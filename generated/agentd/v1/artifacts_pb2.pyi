@@ -191,3 +191,169 @@ class ArtifactContent(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ArtifactContent: _TypeAlias = ArtifactContent  # noqa: Y015
+
+@_typing.final
+class InputPart(_message.Message):
+    """A file or image given with a task's input (`ExecuteRequest.parts`), by its
+    bytes or by a URL the server fetches. Each part is stored as an artifact of
+    the task (its name, version 1, media type) before the task starts, and the
+    task's first events name it (`artifact_updated`). Images go to models that
+    see them as image parts (a model that does not gets a note naming the
+    artifact); PDFs and text documents go as their text. INVALID_ARGUMENT
+    naming the part (`parts[i].…`) for a malformed, oversized or wrongly-typed
+    part; PERMISSION_DENIED (`DESTINATION_NOT_ALLOWED`) for a URL the server
+    refuses to reach, refused before any connection; FAILED_PRECONDITION
+    (`INPUT_PART_UNAVAILABLE`) for a URL that could not be fetched. Nothing of
+    the request is stored then.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NAME_FIELD_NUMBER: _builtins.int
+    MEDIA_TYPE_FIELD_NUMBER: _builtins.int
+    DATA_FIELD_NUMBER: _builtins.int
+    URI_FIELD_NUMBER: _builtins.int
+    name: _builtins.str
+    """The artifact's name: letters, digits and `. _ -`, at most 128; unique
+    among the task's parts. Empty: `input-<i>` with an extension of its type.
+    """
+    media_type: _builtins.str
+    """The media type, lower case (`image/png`, `application/pdf`, `text/csv`).
+    Empty with `uri`: the type the server answered with. The content must be
+    of this type (an image is checked to be one).
+    """
+    data: _builtins.bytes
+    """The content (at most AGENTD_INPUT_PART_MAX_BYTES, all parts together
+    within AGENTD_MAX_MESSAGE_BYTES).
+    """
+    uri: _builtins.str
+    """An `https://` (or, where the operator allows it, `http://`) URL the
+    server fetches under the same destination rules as the `http_request`
+    tool, within AGENTD_INPUT_URL_MAX_BYTES and
+    AGENTD_INPUT_URL_TIMEOUT_SECONDS.
+    """
+    def __init__(
+        self,
+        *,
+        name: _builtins.str = ...,
+        media_type: _builtins.str = ...,
+        data: _builtins.bytes = ...,
+        uri: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["data", b"data", "source", b"source", "uri", b"uri"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["data", b"data", "media_type", b"media_type", "name", b"name", "source", b"source", "uri", b"uri"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType_source: _TypeAlias = _typing.Literal["data", "uri"]  # noqa: Y015
+    _WhichOneofArgType_source: _TypeAlias = _typing.Literal["source", b"source"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType_source) -> _WhichOneofReturnType_source | None: ...
+
+Global___InputPart: _TypeAlias = InputPart  # noqa: Y015
+
+@_typing.final
+class ReadArtifactRequest(_message.Message):
+    """ReadArtifact: one version of an artifact, streamed in chunks (for content
+    larger than one GetArtifact answer may carry).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TASK_ID_FIELD_NUMBER: _builtins.int
+    NAME_FIELD_NUMBER: _builtins.int
+    VERSION_FIELD_NUMBER: _builtins.int
+    OFFSET_FIELD_NUMBER: _builtins.int
+    CHUNK_BYTES_FIELD_NUMBER: _builtins.int
+    task_id: _builtins.str
+    """Any task of the tree (its artifacts are the tree's)."""
+    name: _builtins.str
+    """The artifact's name."""
+    version: _builtins.int
+    """The version to read; unset: the latest."""
+    offset: _builtins.int
+    """Where to start, in bytes (to resume a download); past the end: an empty
+    last chunk.
+    """
+    chunk_bytes: _builtins.int
+    """Bytes per chunk, 4 KiB to 1 MiB; 0 means 256 KiB."""
+    def __init__(
+        self,
+        *,
+        task_id: _builtins.str = ...,
+        name: _builtins.str = ...,
+        version: _builtins.int | None = ...,
+        offset: _builtins.int = ...,
+        chunk_bytes: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_version", b"_version", "version", b"version"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_version", b"_version", "chunk_bytes", b"chunk_bytes", "name", b"name", "offset", b"offset", "task_id", b"task_id", "version", b"version"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__version: _TypeAlias = _typing.Literal["version"]  # noqa: Y015
+    _WhichOneofArgType__version: _TypeAlias = _typing.Literal["_version", b"_version"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__version) -> _WhichOneofReturnType__version | None: ...
+
+Global___ReadArtifactRequest: _TypeAlias = ReadArtifactRequest  # noqa: Y015
+
+@_typing.final
+class ArtifactChunk(_message.Message):
+    """One chunk of a ReadArtifact stream. The first chunk carries the version's
+    description; the last has `last` set.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NAME_FIELD_NUMBER: _builtins.int
+    VERSION_FIELD_NUMBER: _builtins.int
+    OFFSET_FIELD_NUMBER: _builtins.int
+    DATA_FIELD_NUMBER: _builtins.int
+    LAST_FIELD_NUMBER: _builtins.int
+    MEDIA_TYPE_FIELD_NUMBER: _builtins.int
+    SIZE_BYTES_FIELD_NUMBER: _builtins.int
+    WRITER_TASK_ID_FIELD_NUMBER: _builtins.int
+    CREATE_TIME_FIELD_NUMBER: _builtins.int
+    SHA256_FIELD_NUMBER: _builtins.int
+    name: _builtins.str
+    """The artifact's name (every chunk)."""
+    version: _builtins.int
+    """The version read (every chunk; the latest when none was asked for, fixed
+    at the first chunk).
+    """
+    offset: _builtins.int
+    """Where `data` starts in the content."""
+    data: _builtins.bytes
+    """This chunk's bytes."""
+    last: _builtins.bool
+    """Whether this is the last chunk."""
+    media_type: _builtins.str
+    """The version's media type (first chunk only)."""
+    size_bytes: _builtins.int
+    """The version's size in bytes (first chunk only)."""
+    writer_task_id: _builtins.str
+    """The task that wrote the version (first chunk only)."""
+    sha256: _builtins.str
+    """SHA-256 of the whole content, hex (last chunk only), to check a download."""
+    @_builtins.property
+    def create_time(self) -> _timestamp_pb2.Timestamp:
+        """When the version was written (first chunk only)."""
+
+    def __init__(
+        self,
+        *,
+        name: _builtins.str = ...,
+        version: _builtins.int = ...,
+        offset: _builtins.int = ...,
+        data: _builtins.bytes = ...,
+        last: _builtins.bool = ...,
+        media_type: _builtins.str = ...,
+        size_bytes: _builtins.int = ...,
+        writer_task_id: _builtins.str = ...,
+        create_time: _timestamp_pb2.Timestamp | None = ...,
+        sha256: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "data", b"data", "last", b"last", "media_type", b"media_type", "name", b"name", "offset", b"offset", "sha256", b"sha256", "size_bytes", b"size_bytes", "version", b"version", "writer_task_id", b"writer_task_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ArtifactChunk: _TypeAlias = ArtifactChunk  # noqa: Y015

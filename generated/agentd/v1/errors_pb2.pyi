@@ -215,6 +215,20 @@ class _ErrorReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ErrorReas
     gate (AGENTD_PROMOTION_GATE): none did, or the run named is of another
     version or did not pass (FAILED_PRECONDITION).
     """
+    ERROR_REASON_SCHEDULE_NOT_FOUND: _ErrorReason.ValueType  # 70
+    """No schedule of that id in the tenant (NOT_FOUND)."""
+    ERROR_REASON_TRIGGER_NOT_FOUND: _ErrorReason.ValueType  # 71
+    """No trigger of that id in the tenant (NOT_FOUND)."""
+    ERROR_REASON_ETAG_MISMATCH: _ErrorReason.ValueType  # 72
+    """The change names an etag that is not the resource's current one: it was
+    changed since it was read; read it again and retry (ABORTED).
+    """
+    ERROR_REASON_INPUT_PART_UNAVAILABLE: _ErrorReason.ValueType  # 73
+    """A URL given as an input part could not be fetched: the server it names
+    did not answer in time, answered an error, or sent more than
+    AGENTD_INPUT_URL_MAX_BYTES; `metadata.part` names it. Nothing of the
+    request was stored (FAILED_PRECONDITION).
+    """
 
 class ErrorReason(_ErrorReason, metaclass=_ErrorReasonEnumTypeWrapper):
     """Why a call failed. Every failed call carries a `google.rpc.Status` in the
@@ -417,5 +431,19 @@ ERROR_REASON_PROMOTION_REFUSED: ErrorReason.ValueType  # 69
 """A version may be promoted only once an evaluation run of it passed its
 gate (AGENTD_PROMOTION_GATE): none did, or the run named is of another
 version or did not pass (FAILED_PRECONDITION).
+"""
+ERROR_REASON_SCHEDULE_NOT_FOUND: ErrorReason.ValueType  # 70
+"""No schedule of that id in the tenant (NOT_FOUND)."""
+ERROR_REASON_TRIGGER_NOT_FOUND: ErrorReason.ValueType  # 71
+"""No trigger of that id in the tenant (NOT_FOUND)."""
+ERROR_REASON_ETAG_MISMATCH: ErrorReason.ValueType  # 72
+"""The change names an etag that is not the resource's current one: it was
+changed since it was read; read it again and retry (ABORTED).
+"""
+ERROR_REASON_INPUT_PART_UNAVAILABLE: ErrorReason.ValueType  # 73
+"""A URL given as an input part could not be fetched: the server it names
+did not answer in time, answered an error, or sent more than
+AGENTD_INPUT_URL_MAX_BYTES; `metadata.part` names it. Nothing of the
+request was stored (FAILED_PRECONDITION).
 """
 Global___ErrorReason: _TypeAlias = ErrorReason  # noqa: Y015

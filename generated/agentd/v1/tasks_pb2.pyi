@@ -455,6 +455,7 @@ class Task(_message.Message):
     AGENT_FIELD_NUMBER: _builtins.int
     CONVERSATION_ID_FIELD_NUMBER: _builtins.int
     ARTIFACTS_FIELD_NUMBER: _builtins.int
+    INPUT_PARTS_FIELD_NUMBER: _builtins.int
     CITATIONS_FIELD_NUMBER: _builtins.int
     PARENT_TASK_ID_FIELD_NUMBER: _builtins.int
     ROOT_TASK_ID_FIELD_NUMBER: _builtins.int
@@ -535,6 +536,12 @@ class Task(_message.Message):
         """
 
     @_builtins.property
+    def input_parts(self) -> _containers.RepeatedCompositeFieldContainer[_artifacts_pb2.ArtifactReference]:
+        """The files and images the task was given with its input
+        (`ExecuteRequest.parts`), each an artifact of the task, in their order.
+        """
+
+    @_builtins.property
     def citations(self) -> _containers.RepeatedCompositeFieldContainer[_memory_pb2.Citation]:
         """The knowledge base passages the task's search_knowledge calls retrieved
         (as on its FinalAnswer event); empty until it completes.
@@ -576,6 +583,7 @@ class Task(_message.Message):
         agent: _builtins.str = ...,
         conversation_id: _builtins.str = ...,
         artifacts: _abc.Iterable[_artifacts_pb2.ArtifactSummary] | None = ...,
+        input_parts: _abc.Iterable[_artifacts_pb2.ArtifactReference] | None = ...,
         citations: _abc.Iterable[_memory_pb2.Citation] | None = ...,
         parent_task_id: _builtins.str = ...,
         root_task_id: _builtins.str = ...,
@@ -585,7 +593,7 @@ class Task(_message.Message):
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["context", b"context", "create_time", b"create_time", "error", b"error", "plan", b"plan", "progress", b"progress", "replay", b"replay", "update_time", b"update_time", "usage", b"usage"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["agent", b"agent", "artifacts", b"artifacts", "children", b"children", "citations", b"citations", "context", b"context", "conversation_id", b"conversation_id", "create_time", b"create_time", "depth", b"depth", "error", b"error", "final_answer", b"final_answer", "labels", b"labels", "last_sequence", b"last_sequence", "mode", b"mode", "parent_task_id", b"parent_task_id", "partial", b"partial", "plan", b"plan", "progress", b"progress", "replay", b"replay", "root_task_id", b"root_task_id", "status", b"status", "stop_detail", b"stop_detail", "stop_reason", b"stop_reason", "task", b"task", "task_id", b"task_id", "trace_id", b"trace_id", "update_time", b"update_time", "usage", b"usage"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["agent", b"agent", "artifacts", b"artifacts", "children", b"children", "citations", b"citations", "context", b"context", "conversation_id", b"conversation_id", "create_time", b"create_time", "depth", b"depth", "error", b"error", "final_answer", b"final_answer", "input_parts", b"input_parts", "labels", b"labels", "last_sequence", b"last_sequence", "mode", b"mode", "parent_task_id", b"parent_task_id", "partial", b"partial", "plan", b"plan", "progress", b"progress", "replay", b"replay", "root_task_id", b"root_task_id", "status", b"status", "stop_detail", b"stop_detail", "stop_reason", b"stop_reason", "task", b"task", "task_id", b"task_id", "trace_id", b"trace_id", "update_time", b"update_time", "usage", b"usage"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -160,6 +160,11 @@ type AgentServiceClient interface {
 	// task the caller's tenant does not have, `ARTIFACT_NOT_FOUND` for a name
 	// or version the tree does not have.
 	GetArtifact(ctx context.Context, in *GetArtifactRequest, opts ...grpc.CallOption) (*ArtifactContent, error)
+	// Streams one version of an artifact in chunks with offsets, for content of
+	// any size (up to AGENTD_ARTIFACT_MAX_BYTES); the same errors as
+	// GetArtifact, and OUT_OF_RANGE never (an offset past the end gets an
+	// empty last chunk).
+	ReadArtifact(ctx context.Context, in *ReadArtifactRequest, opts ...grpc.CallOption) (AgentService_ReadArtifactClient, error)
 	// Budgets of the caller's tenant (admin role to change them; admin or
 	// auditor to list them): limits in tokens or money per tenant, end user
 	// and agent, over a UTC day, a month or all time, held across replicas.
@@ -560,6 +565,38 @@ func (c *agentServiceClient) GetArtifact(ctx context.Context, in *GetArtifactReq
 	return out, nil
 }
 
+func (c *agentServiceClient) ReadArtifact(ctx context.Context, in *ReadArtifactRequest, opts ...grpc.CallOption) (AgentService_ReadArtifactClient, error) {
+	stream, err := c.cc.NewStream(ctx, &_AgentService_serviceDesc.Streams[2], "/agentd.v1.AgentService/ReadArtifact", opts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &agentServiceReadArtifactClient{stream}
+	if err := x.ClientStream.SendMsg(in); err != nil {
+		return nil, err
+	}
+	if err := x.ClientStream.CloseSend(); err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+type AgentService_ReadArtifactClient interface {
+	Recv() (*ArtifactChunk, error)
+	grpc.ClientStream
+}
+
+type agentServiceReadArtifactClient struct {
+	grpc.ClientStream
+}
+
+func (x *agentServiceReadArtifactClient) Recv() (*ArtifactChunk, error) {
+	m := new(ArtifactChunk)
+	if err := x.ClientStream.RecvMsg(m); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
 func (c *agentServiceClient) CreateBudget(ctx context.Context, in *CreateBudgetRequest, opts ...grpc.CallOption) (*Budget, error) {
 	out := new(Budget)
 	err := c.cc.Invoke(ctx, "/agentd.v1.AgentService/CreateBudget", in, out, opts...)
@@ -833,6 +870,11 @@ type AgentServiceServer interface {
 	// task the caller's tenant does not have, `ARTIFACT_NOT_FOUND` for a name
 	// or version the tree does not have.
 	GetArtifact(context.Context, *GetArtifactRequest) (*ArtifactContent, error)
+	// Streams one version of an artifact in chunks with offsets, for content of
+	// any size (up to AGENTD_ARTIFACT_MAX_BYTES); the same errors as
+	// GetArtifact, and OUT_OF_RANGE never (an offset past the end gets an
+	// empty last chunk).
+	ReadArtifact(*ReadArtifactRequest, AgentService_ReadArtifactServer) error
 	// Budgets of the caller's tenant (admin role to change them; admin or
 	// auditor to list them): limits in tokens or money per tenant, end user
 	// and agent, over a UTC day, a month or all time, held across replicas.
@@ -979,6 +1021,9 @@ func (UnimplementedAgentServiceServer) RewindConversation(context.Context, *Rewi
 }
 func (UnimplementedAgentServiceServer) GetArtifact(context.Context, *GetArtifactRequest) (*ArtifactContent, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method GetArtifact not implemented")
+}
+func (UnimplementedAgentServiceServer) ReadArtifact(*ReadArtifactRequest, AgentService_ReadArtifactServer) error {
+	return status.Errorf(codes.Unimplemented, "method ReadArtifact not implemented")
 }
 func (UnimplementedAgentServiceServer) CreateBudget(context.Context, *CreateBudgetRequest) (*Budget, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method CreateBudget not implemented")
@@ -1653,6 +1698,27 @@ func _AgentService_GetArtifact_Handler(srv interface{}, ctx context.Context, dec
 	return interceptor(ctx, in, info, handler)
 }
 
+func _AgentService_ReadArtifact_Handler(srv interface{}, stream grpc.ServerStream) error {
+	m := new(ReadArtifactRequest)
+	if err := stream.RecvMsg(m); err != nil {
+		return err
+	}
+	return srv.(AgentServiceServer).ReadArtifact(m, &agentServiceReadArtifactServer{stream})
+}
+
+type AgentService_ReadArtifactServer interface {
+	Send(*ArtifactChunk) error
+	grpc.ServerStream
+}
+
+type agentServiceReadArtifactServer struct {
+	grpc.ServerStream
+}
+
+func (x *agentServiceReadArtifactServer) Send(m *ArtifactChunk) error {
+	return x.ServerStream.SendMsg(m)
+}
+
 func _AgentService_CreateBudget_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(CreateBudgetRequest)
 	if err := dec(in); err != nil {
@@ -2103,6 +2169,11 @@ var _AgentService_serviceDesc = grpc.ServiceDesc{
 		{
 			StreamName:    "StreamTaskEvents",
 			Handler:       _AgentService_StreamTaskEvents_Handler,
+			ServerStreams: true,
+		},
+		{
+			StreamName:    "ReadArtifact",
+			Handler:       _AgentService_ReadArtifact_Handler,
 			ServerStreams: true,
 		},
 	},

@@ -380,6 +380,344 @@ func (x *ArtifactContent) GetCreateTime() *timestamppb.Timestamp {
 	return nil
 }
 
+// A file or image given with a task's input (`ExecuteRequest.parts`), by its
+// bytes or by a URL the server fetches. Each part is stored as an artifact of
+// the task (its name, version 1, media type) before the task starts, and the
+// task's first events name it (`artifact_updated`). Images go to models that
+// see them as image parts (a model that does not gets a note naming the
+// artifact); PDFs and text documents go as their text. INVALID_ARGUMENT
+// naming the part (`parts[i].…`) for a malformed, oversized or wrongly-typed
+// part; PERMISSION_DENIED (`DESTINATION_NOT_ALLOWED`) for a URL the server
+// refuses to reach, refused before any connection; FAILED_PRECONDITION
+// (`INPUT_PART_UNAVAILABLE`) for a URL that could not be fetched. Nothing of
+// the request is stored then.
+type InputPart struct {
+	state         protoimpl.MessageState
+	sizeCache     protoimpl.SizeCache
+	unknownFields protoimpl.UnknownFields
+
+	// The artifact's name: letters, digits and `. _ -`, at most 128; unique
+	// among the task's parts. Empty: `input-<i>` with an extension of its type.
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// The media type, lower case (`image/png`, `application/pdf`, `text/csv`).
+	// Empty with `uri`: the type the server answered with. The content must be
+	// of this type (an image is checked to be one).
+	MediaType string `protobuf:"bytes,2,opt,name=media_type,json=mediaType,proto3" json:"media_type,omitempty"`
+	// Types that are assignable to Source:
+	//
+	//	*InputPart_Data
+	//	*InputPart_Uri
+	Source isInputPart_Source `protobuf_oneof:"source"`
+}
+
+func (x *InputPart) Reset() {
+	*x = InputPart{}
+	if protoimpl.UnsafeEnabled {
+		mi := &file_agentd_v1_artifacts_proto_msgTypes[4]
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		ms.StoreMessageInfo(mi)
+	}
+}
+
+func (x *InputPart) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*InputPart) ProtoMessage() {}
+
+func (x *InputPart) ProtoReflect() protoreflect.Message {
+	mi := &file_agentd_v1_artifacts_proto_msgTypes[4]
+	if protoimpl.UnsafeEnabled && x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use InputPart.ProtoReflect.Descriptor instead.
+func (*InputPart) Descriptor() ([]byte, []int) {
+	return file_agentd_v1_artifacts_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *InputPart) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *InputPart) GetMediaType() string {
+	if x != nil {
+		return x.MediaType
+	}
+	return ""
+}
+
+func (m *InputPart) GetSource() isInputPart_Source {
+	if m != nil {
+		return m.Source
+	}
+	return nil
+}
+
+func (x *InputPart) GetData() []byte {
+	if x, ok := x.GetSource().(*InputPart_Data); ok {
+		return x.Data
+	}
+	return nil
+}
+
+func (x *InputPart) GetUri() string {
+	if x, ok := x.GetSource().(*InputPart_Uri); ok {
+		return x.Uri
+	}
+	return ""
+}
+
+type isInputPart_Source interface {
+	isInputPart_Source()
+}
+
+type InputPart_Data struct {
+	// The content (at most AGENTD_INPUT_PART_MAX_BYTES, all parts together
+	// within AGENTD_MAX_MESSAGE_BYTES).
+	Data []byte `protobuf:"bytes,3,opt,name=data,proto3,oneof"`
+}
+
+type InputPart_Uri struct {
+	// An `https://` (or, where the operator allows it, `http://`) URL the
+	// server fetches under the same destination rules as the `http_request`
+	// tool, within AGENTD_INPUT_URL_MAX_BYTES and
+	// AGENTD_INPUT_URL_TIMEOUT_SECONDS.
+	Uri string `protobuf:"bytes,4,opt,name=uri,proto3,oneof"`
+}
+
+func (*InputPart_Data) isInputPart_Source() {}
+
+func (*InputPart_Uri) isInputPart_Source() {}
+
+// ReadArtifact: one version of an artifact, streamed in chunks (for content
+// larger than one GetArtifact answer may carry).
+type ReadArtifactRequest struct {
+	state         protoimpl.MessageState
+	sizeCache     protoimpl.SizeCache
+	unknownFields protoimpl.UnknownFields
+
+	// Any task of the tree (its artifacts are the tree's).
+	TaskId string `protobuf:"bytes,1,opt,name=task_id,json=taskId,proto3" json:"task_id,omitempty"`
+	// The artifact's name.
+	Name string `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	// The version to read; unset: the latest.
+	Version *uint32 `protobuf:"varint,3,opt,name=version,proto3,oneof" json:"version,omitempty"`
+	// Where to start, in bytes (to resume a download); past the end: an empty
+	// last chunk.
+	Offset uint64 `protobuf:"varint,4,opt,name=offset,proto3" json:"offset,omitempty"`
+	// Bytes per chunk, 4 KiB to 1 MiB; 0 means 256 KiB.
+	ChunkBytes uint32 `protobuf:"varint,5,opt,name=chunk_bytes,json=chunkBytes,proto3" json:"chunk_bytes,omitempty"`
+}
+
+func (x *ReadArtifactRequest) Reset() {
+	*x = ReadArtifactRequest{}
+	if protoimpl.UnsafeEnabled {
+		mi := &file_agentd_v1_artifacts_proto_msgTypes[5]
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		ms.StoreMessageInfo(mi)
+	}
+}
+
+func (x *ReadArtifactRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReadArtifactRequest) ProtoMessage() {}
+
+func (x *ReadArtifactRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_agentd_v1_artifacts_proto_msgTypes[5]
+	if protoimpl.UnsafeEnabled && x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReadArtifactRequest.ProtoReflect.Descriptor instead.
+func (*ReadArtifactRequest) Descriptor() ([]byte, []int) {
+	return file_agentd_v1_artifacts_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *ReadArtifactRequest) GetTaskId() string {
+	if x != nil {
+		return x.TaskId
+	}
+	return ""
+}
+
+func (x *ReadArtifactRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *ReadArtifactRequest) GetVersion() uint32 {
+	if x != nil && x.Version != nil {
+		return *x.Version
+	}
+	return 0
+}
+
+func (x *ReadArtifactRequest) GetOffset() uint64 {
+	if x != nil {
+		return x.Offset
+	}
+	return 0
+}
+
+func (x *ReadArtifactRequest) GetChunkBytes() uint32 {
+	if x != nil {
+		return x.ChunkBytes
+	}
+	return 0
+}
+
+// One chunk of a ReadArtifact stream. The first chunk carries the version's
+// description; the last has `last` set.
+type ArtifactChunk struct {
+	state         protoimpl.MessageState
+	sizeCache     protoimpl.SizeCache
+	unknownFields protoimpl.UnknownFields
+
+	// The artifact's name (every chunk).
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// The version read (every chunk; the latest when none was asked for, fixed
+	// at the first chunk).
+	Version uint32 `protobuf:"varint,2,opt,name=version,proto3" json:"version,omitempty"`
+	// Where `data` starts in the content.
+	Offset uint64 `protobuf:"varint,3,opt,name=offset,proto3" json:"offset,omitempty"`
+	// This chunk's bytes.
+	Data []byte `protobuf:"bytes,4,opt,name=data,proto3" json:"data,omitempty"`
+	// Whether this is the last chunk.
+	Last bool `protobuf:"varint,5,opt,name=last,proto3" json:"last,omitempty"`
+	// The version's media type (first chunk only).
+	MediaType string `protobuf:"bytes,6,opt,name=media_type,json=mediaType,proto3" json:"media_type,omitempty"`
+	// The version's size in bytes (first chunk only).
+	SizeBytes uint64 `protobuf:"varint,7,opt,name=size_bytes,json=sizeBytes,proto3" json:"size_bytes,omitempty"`
+	// The task that wrote the version (first chunk only).
+	WriterTaskId string `protobuf:"bytes,8,opt,name=writer_task_id,json=writerTaskId,proto3" json:"writer_task_id,omitempty"`
+	// When the version was written (first chunk only).
+	CreateTime *timestamppb.Timestamp `protobuf:"bytes,9,opt,name=create_time,json=createTime,proto3" json:"create_time,omitempty"`
+	// SHA-256 of the whole content, hex (last chunk only), to check a download.
+	Sha256 string `protobuf:"bytes,10,opt,name=sha256,proto3" json:"sha256,omitempty"`
+}
+
+func (x *ArtifactChunk) Reset() {
+	*x = ArtifactChunk{}
+	if protoimpl.UnsafeEnabled {
+		mi := &file_agentd_v1_artifacts_proto_msgTypes[6]
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		ms.StoreMessageInfo(mi)
+	}
+}
+
+func (x *ArtifactChunk) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ArtifactChunk) ProtoMessage() {}
+
+func (x *ArtifactChunk) ProtoReflect() protoreflect.Message {
+	mi := &file_agentd_v1_artifacts_proto_msgTypes[6]
+	if protoimpl.UnsafeEnabled && x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ArtifactChunk.ProtoReflect.Descriptor instead.
+func (*ArtifactChunk) Descriptor() ([]byte, []int) {
+	return file_agentd_v1_artifacts_proto_rawDescGZIP(), []int{6}
+}
+
+func (x *ArtifactChunk) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *ArtifactChunk) GetVersion() uint32 {
+	if x != nil {
+		return x.Version
+	}
+	return 0
+}
+
+func (x *ArtifactChunk) GetOffset() uint64 {
+	if x != nil {
+		return x.Offset
+	}
+	return 0
+}
+
+func (x *ArtifactChunk) GetData() []byte {
+	if x != nil {
+		return x.Data
+	}
+	return nil
+}
+
+func (x *ArtifactChunk) GetLast() bool {
+	if x != nil {
+		return x.Last
+	}
+	return false
+}
+
+func (x *ArtifactChunk) GetMediaType() string {
+	if x != nil {
+		return x.MediaType
+	}
+	return ""
+}
+
+func (x *ArtifactChunk) GetSizeBytes() uint64 {
+	if x != nil {
+		return x.SizeBytes
+	}
+	return 0
+}
+
+func (x *ArtifactChunk) GetWriterTaskId() string {
+	if x != nil {
+		return x.WriterTaskId
+	}
+	return ""
+}
+
+func (x *ArtifactChunk) GetCreateTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.CreateTime
+	}
+	return nil
+}
+
+func (x *ArtifactChunk) GetSha256() string {
+	if x != nil {
+		return x.Sha256
+	}
+	return ""
+}
+
 var File_agentd_v1_artifacts_proto protoreflect.FileDescriptor
 
 var file_agentd_v1_artifacts_proto_rawDesc = []byte{
@@ -435,12 +773,49 @@ var file_agentd_v1_artifacts_proto_rawDesc = []byte{
 	0x5f, 0x74, 0x69, 0x6d, 0x65, 0x18, 0x09, 0x20, 0x01, 0x28, 0x0b, 0x32, 0x1a, 0x2e, 0x67, 0x6f,
 	0x6f, 0x67, 0x6c, 0x65, 0x2e, 0x70, 0x72, 0x6f, 0x74, 0x6f, 0x62, 0x75, 0x66, 0x2e, 0x54, 0x69,
 	0x6d, 0x65, 0x73, 0x74, 0x61, 0x6d, 0x70, 0x52, 0x0a, 0x63, 0x72, 0x65, 0x61, 0x74, 0x65, 0x54,
-	0x69, 0x6d, 0x65, 0x42, 0x44, 0x0a, 0x0d, 0x64, 0x65, 0x76, 0x2e, 0x61, 0x67, 0x65, 0x6e, 0x74,
-	0x64, 0x2e, 0x76, 0x31, 0x42, 0x0e, 0x41, 0x72, 0x74, 0x69, 0x66, 0x61, 0x63, 0x74, 0x73, 0x50,
-	0x72, 0x6f, 0x74, 0x6f, 0x50, 0x01, 0x5a, 0x21, 0x61, 0x67, 0x65, 0x6e, 0x74, 0x64, 0x2e, 0x64,
-	0x65, 0x76, 0x2f, 0x67, 0x65, 0x6e, 0x2f, 0x61, 0x67, 0x65, 0x6e, 0x74, 0x64, 0x2f, 0x76, 0x31,
-	0x3b, 0x61, 0x67, 0x65, 0x6e, 0x74, 0x64, 0x76, 0x31, 0x62, 0x06, 0x70, 0x72, 0x6f, 0x74, 0x6f,
-	0x33,
+	0x69, 0x6d, 0x65, 0x22, 0x72, 0x0a, 0x09, 0x49, 0x6e, 0x70, 0x75, 0x74, 0x50, 0x61, 0x72, 0x74,
+	0x12, 0x12, 0x0a, 0x04, 0x6e, 0x61, 0x6d, 0x65, 0x18, 0x01, 0x20, 0x01, 0x28, 0x09, 0x52, 0x04,
+	0x6e, 0x61, 0x6d, 0x65, 0x12, 0x1d, 0x0a, 0x0a, 0x6d, 0x65, 0x64, 0x69, 0x61, 0x5f, 0x74, 0x79,
+	0x70, 0x65, 0x18, 0x02, 0x20, 0x01, 0x28, 0x09, 0x52, 0x09, 0x6d, 0x65, 0x64, 0x69, 0x61, 0x54,
+	0x79, 0x70, 0x65, 0x12, 0x14, 0x0a, 0x04, 0x64, 0x61, 0x74, 0x61, 0x18, 0x03, 0x20, 0x01, 0x28,
+	0x0c, 0x48, 0x00, 0x52, 0x04, 0x64, 0x61, 0x74, 0x61, 0x12, 0x12, 0x0a, 0x03, 0x75, 0x72, 0x69,
+	0x18, 0x04, 0x20, 0x01, 0x28, 0x09, 0x48, 0x00, 0x52, 0x03, 0x75, 0x72, 0x69, 0x42, 0x08, 0x0a,
+	0x06, 0x73, 0x6f, 0x75, 0x72, 0x63, 0x65, 0x22, 0xa6, 0x01, 0x0a, 0x13, 0x52, 0x65, 0x61, 0x64,
+	0x41, 0x72, 0x74, 0x69, 0x66, 0x61, 0x63, 0x74, 0x52, 0x65, 0x71, 0x75, 0x65, 0x73, 0x74, 0x12,
+	0x17, 0x0a, 0x07, 0x74, 0x61, 0x73, 0x6b, 0x5f, 0x69, 0x64, 0x18, 0x01, 0x20, 0x01, 0x28, 0x09,
+	0x52, 0x06, 0x74, 0x61, 0x73, 0x6b, 0x49, 0x64, 0x12, 0x12, 0x0a, 0x04, 0x6e, 0x61, 0x6d, 0x65,
+	0x18, 0x02, 0x20, 0x01, 0x28, 0x09, 0x52, 0x04, 0x6e, 0x61, 0x6d, 0x65, 0x12, 0x1d, 0x0a, 0x07,
+	0x76, 0x65, 0x72, 0x73, 0x69, 0x6f, 0x6e, 0x18, 0x03, 0x20, 0x01, 0x28, 0x0d, 0x48, 0x00, 0x52,
+	0x07, 0x76, 0x65, 0x72, 0x73, 0x69, 0x6f, 0x6e, 0x88, 0x01, 0x01, 0x12, 0x16, 0x0a, 0x06, 0x6f,
+	0x66, 0x66, 0x73, 0x65, 0x74, 0x18, 0x04, 0x20, 0x01, 0x28, 0x04, 0x52, 0x06, 0x6f, 0x66, 0x66,
+	0x73, 0x65, 0x74, 0x12, 0x1f, 0x0a, 0x0b, 0x63, 0x68, 0x75, 0x6e, 0x6b, 0x5f, 0x62, 0x79, 0x74,
+	0x65, 0x73, 0x18, 0x05, 0x20, 0x01, 0x28, 0x0d, 0x52, 0x0a, 0x63, 0x68, 0x75, 0x6e, 0x6b, 0x42,
+	0x79, 0x74, 0x65, 0x73, 0x42, 0x0a, 0x0a, 0x08, 0x5f, 0x76, 0x65, 0x72, 0x73, 0x69, 0x6f, 0x6e,
+	0x22, 0xb6, 0x02, 0x0a, 0x0d, 0x41, 0x72, 0x74, 0x69, 0x66, 0x61, 0x63, 0x74, 0x43, 0x68, 0x75,
+	0x6e, 0x6b, 0x12, 0x12, 0x0a, 0x04, 0x6e, 0x61, 0x6d, 0x65, 0x18, 0x01, 0x20, 0x01, 0x28, 0x09,
+	0x52, 0x04, 0x6e, 0x61, 0x6d, 0x65, 0x12, 0x18, 0x0a, 0x07, 0x76, 0x65, 0x72, 0x73, 0x69, 0x6f,
+	0x6e, 0x18, 0x02, 0x20, 0x01, 0x28, 0x0d, 0x52, 0x07, 0x76, 0x65, 0x72, 0x73, 0x69, 0x6f, 0x6e,
+	0x12, 0x16, 0x0a, 0x06, 0x6f, 0x66, 0x66, 0x73, 0x65, 0x74, 0x18, 0x03, 0x20, 0x01, 0x28, 0x04,
+	0x52, 0x06, 0x6f, 0x66, 0x66, 0x73, 0x65, 0x74, 0x12, 0x12, 0x0a, 0x04, 0x64, 0x61, 0x74, 0x61,
+	0x18, 0x04, 0x20, 0x01, 0x28, 0x0c, 0x52, 0x04, 0x64, 0x61, 0x74, 0x61, 0x12, 0x12, 0x0a, 0x04,
+	0x6c, 0x61, 0x73, 0x74, 0x18, 0x05, 0x20, 0x01, 0x28, 0x08, 0x52, 0x04, 0x6c, 0x61, 0x73, 0x74,
+	0x12, 0x1d, 0x0a, 0x0a, 0x6d, 0x65, 0x64, 0x69, 0x61, 0x5f, 0x74, 0x79, 0x70, 0x65, 0x18, 0x06,
+	0x20, 0x01, 0x28, 0x09, 0x52, 0x09, 0x6d, 0x65, 0x64, 0x69, 0x61, 0x54, 0x79, 0x70, 0x65, 0x12,
+	0x1d, 0x0a, 0x0a, 0x73, 0x69, 0x7a, 0x65, 0x5f, 0x62, 0x79, 0x74, 0x65, 0x73, 0x18, 0x07, 0x20,
+	0x01, 0x28, 0x04, 0x52, 0x09, 0x73, 0x69, 0x7a, 0x65, 0x42, 0x79, 0x74, 0x65, 0x73, 0x12, 0x24,
+	0x0a, 0x0e, 0x77, 0x72, 0x69, 0x74, 0x65, 0x72, 0x5f, 0x74, 0x61, 0x73, 0x6b, 0x5f, 0x69, 0x64,
+	0x18, 0x08, 0x20, 0x01, 0x28, 0x09, 0x52, 0x0c, 0x77, 0x72, 0x69, 0x74, 0x65, 0x72, 0x54, 0x61,
+	0x73, 0x6b, 0x49, 0x64, 0x12, 0x3b, 0x0a, 0x0b, 0x63, 0x72, 0x65, 0x61, 0x74, 0x65, 0x5f, 0x74,
+	0x69, 0x6d, 0x65, 0x18, 0x09, 0x20, 0x01, 0x28, 0x0b, 0x32, 0x1a, 0x2e, 0x67, 0x6f, 0x6f, 0x67,
+	0x6c, 0x65, 0x2e, 0x70, 0x72, 0x6f, 0x74, 0x6f, 0x62, 0x75, 0x66, 0x2e, 0x54, 0x69, 0x6d, 0x65,
+	0x73, 0x74, 0x61, 0x6d, 0x70, 0x52, 0x0a, 0x63, 0x72, 0x65, 0x61, 0x74, 0x65, 0x54, 0x69, 0x6d,
+	0x65, 0x12, 0x16, 0x0a, 0x06, 0x73, 0x68, 0x61, 0x32, 0x35, 0x36, 0x18, 0x0a, 0x20, 0x01, 0x28,
+	0x09, 0x52, 0x06, 0x73, 0x68, 0x61, 0x32, 0x35, 0x36, 0x42, 0x44, 0x0a, 0x0d, 0x64, 0x65, 0x76,
+	0x2e, 0x61, 0x67, 0x65, 0x6e, 0x74, 0x64, 0x2e, 0x76, 0x31, 0x42, 0x0e, 0x41, 0x72, 0x74, 0x69,
+	0x66, 0x61, 0x63, 0x74, 0x73, 0x50, 0x72, 0x6f, 0x74, 0x6f, 0x50, 0x01, 0x5a, 0x21, 0x61, 0x67,
+	0x65, 0x6e, 0x74, 0x64, 0x2e, 0x64, 0x65, 0x76, 0x2f, 0x67, 0x65, 0x6e, 0x2f, 0x61, 0x67, 0x65,
+	0x6e, 0x74, 0x64, 0x2f, 0x76, 0x31, 0x3b, 0x61, 0x67, 0x65, 0x6e, 0x74, 0x64, 0x76, 0x31, 0x62,
+	0x06, 0x70, 0x72, 0x6f, 0x74, 0x6f, 0x33,
 }
 
 var (
@@ -455,22 +830,26 @@ func file_agentd_v1_artifacts_proto_rawDescGZIP() []byte {
 	return file_agentd_v1_artifacts_proto_rawDescData
 }
 
-var file_agentd_v1_artifacts_proto_msgTypes = make([]protoimpl.MessageInfo, 4)
+var file_agentd_v1_artifacts_proto_msgTypes = make([]protoimpl.MessageInfo, 7)
 var file_agentd_v1_artifacts_proto_goTypes = []interface{}{
 	(*ArtifactSummary)(nil),       // 0: agentd.v1.ArtifactSummary
 	(*ArtifactReference)(nil),     // 1: agentd.v1.ArtifactReference
 	(*GetArtifactRequest)(nil),    // 2: agentd.v1.GetArtifactRequest
 	(*ArtifactContent)(nil),       // 3: agentd.v1.ArtifactContent
-	(*timestamppb.Timestamp)(nil), // 4: google.protobuf.Timestamp
+	(*InputPart)(nil),             // 4: agentd.v1.InputPart
+	(*ReadArtifactRequest)(nil),   // 5: agentd.v1.ReadArtifactRequest
+	(*ArtifactChunk)(nil),         // 6: agentd.v1.ArtifactChunk
+	(*timestamppb.Timestamp)(nil), // 7: google.protobuf.Timestamp
 }
 var file_agentd_v1_artifacts_proto_depIdxs = []int32{
-	4, // 0: agentd.v1.ArtifactSummary.update_time:type_name -> google.protobuf.Timestamp
-	4, // 1: agentd.v1.ArtifactContent.create_time:type_name -> google.protobuf.Timestamp
-	2, // [2:2] is the sub-list for method output_type
-	2, // [2:2] is the sub-list for method input_type
-	2, // [2:2] is the sub-list for extension type_name
-	2, // [2:2] is the sub-list for extension extendee
-	0, // [0:2] is the sub-list for field type_name
+	7, // 0: agentd.v1.ArtifactSummary.update_time:type_name -> google.protobuf.Timestamp
+	7, // 1: agentd.v1.ArtifactContent.create_time:type_name -> google.protobuf.Timestamp
+	7, // 2: agentd.v1.ArtifactChunk.create_time:type_name -> google.protobuf.Timestamp
+	3, // [3:3] is the sub-list for method output_type
+	3, // [3:3] is the sub-list for method input_type
+	3, // [3:3] is the sub-list for extension type_name
+	3, // [3:3] is the sub-list for extension extendee
+	0, // [0:3] is the sub-list for field type_name
 }
 
 func init() { file_agentd_v1_artifacts_proto_init() }
@@ -527,15 +906,56 @@ func file_agentd_v1_artifacts_proto_init() {
 				return nil
 			}
 		}
+		file_agentd_v1_artifacts_proto_msgTypes[4].Exporter = func(v interface{}, i int) interface{} {
+			switch v := v.(*InputPart); i {
+			case 0:
+				return &v.state
+			case 1:
+				return &v.sizeCache
+			case 2:
+				return &v.unknownFields
+			default:
+				return nil
+			}
+		}
+		file_agentd_v1_artifacts_proto_msgTypes[5].Exporter = func(v interface{}, i int) interface{} {
+			switch v := v.(*ReadArtifactRequest); i {
+			case 0:
+				return &v.state
+			case 1:
+				return &v.sizeCache
+			case 2:
+				return &v.unknownFields
+			default:
+				return nil
+			}
+		}
+		file_agentd_v1_artifacts_proto_msgTypes[6].Exporter = func(v interface{}, i int) interface{} {
+			switch v := v.(*ArtifactChunk); i {
+			case 0:
+				return &v.state
+			case 1:
+				return &v.sizeCache
+			case 2:
+				return &v.unknownFields
+			default:
+				return nil
+			}
+		}
 	}
 	file_agentd_v1_artifacts_proto_msgTypes[2].OneofWrappers = []interface{}{}
+	file_agentd_v1_artifacts_proto_msgTypes[4].OneofWrappers = []interface{}{
+		(*InputPart_Data)(nil),
+		(*InputPart_Uri)(nil),
+	}
+	file_agentd_v1_artifacts_proto_msgTypes[5].OneofWrappers = []interface{}{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: file_agentd_v1_artifacts_proto_rawDesc,
 			NumEnums:      0,
-			NumMessages:   4,
+			NumMessages:   7,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -1075,6 +1075,37 @@ public final class AgentServiceGrpc {
     return getGetArtifactMethod;
   }
 
+  private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.ReadArtifactRequest,
+      dev.agentd.v1.ArtifactChunk> getReadArtifactMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "ReadArtifact",
+      requestType = dev.agentd.v1.ReadArtifactRequest.class,
+      responseType = dev.agentd.v1.ArtifactChunk.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.SERVER_STREAMING)
+  public static io.grpc.MethodDescriptor<dev.agentd.v1.ReadArtifactRequest,
+      dev.agentd.v1.ArtifactChunk> getReadArtifactMethod() {
+    io.grpc.MethodDescriptor<dev.agentd.v1.ReadArtifactRequest, dev.agentd.v1.ArtifactChunk> getReadArtifactMethod;
+    if ((getReadArtifactMethod = AgentServiceGrpc.getReadArtifactMethod) == null) {
+      synchronized (AgentServiceGrpc.class) {
+        if ((getReadArtifactMethod = AgentServiceGrpc.getReadArtifactMethod) == null) {
+          AgentServiceGrpc.getReadArtifactMethod = getReadArtifactMethod =
+              io.grpc.MethodDescriptor.<dev.agentd.v1.ReadArtifactRequest, dev.agentd.v1.ArtifactChunk>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.SERVER_STREAMING)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "ReadArtifact"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.ReadArtifactRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.agentd.v1.ArtifactChunk.getDefaultInstance()))
+              .setSchemaDescriptor(new AgentServiceMethodDescriptorSupplier("ReadArtifact"))
+              .build();
+        }
+      }
+    }
+    return getReadArtifactMethod;
+  }
+
   private static volatile io.grpc.MethodDescriptor<dev.agentd.v1.CreateBudgetRequest,
       dev.agentd.v1.Budget> getCreateBudgetMethod;
 
@@ -1980,6 +2011,19 @@ public final class AgentServiceGrpc {
 
     /**
      * <pre>
+     * Streams one version of an artifact in chunks with offsets, for content of
+     * any size (up to AGENTD_ARTIFACT_MAX_BYTES); the same errors as
+     * GetArtifact, and OUT_OF_RANGE never (an offset past the end gets an
+     * empty last chunk).
+     * </pre>
+     */
+    public void readArtifact(dev.agentd.v1.ReadArtifactRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.ArtifactChunk> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getReadArtifactMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
      * Budgets of the caller's tenant (admin role to change them; admin or
      * auditor to list them): limits in tokens or money per tenant, end user
      * and agent, over a UTC day, a month or all time, held across replicas.
@@ -2366,6 +2410,13 @@ public final class AgentServiceGrpc {
                 dev.agentd.v1.GetArtifactRequest,
                 dev.agentd.v1.ArtifactContent>(
                   this, METHODID_GET_ARTIFACT)))
+          .addMethod(
+            getReadArtifactMethod(),
+            io.grpc.stub.ServerCalls.asyncServerStreamingCall(
+              new MethodHandlers<
+                dev.agentd.v1.ReadArtifactRequest,
+                dev.agentd.v1.ArtifactChunk>(
+                  this, METHODID_READ_ARTIFACT)))
           .addMethod(
             getCreateBudgetMethod(),
             io.grpc.stub.ServerCalls.asyncUnaryCall(
@@ -2935,6 +2986,20 @@ public final class AgentServiceGrpc {
         io.grpc.stub.StreamObserver<dev.agentd.v1.ArtifactContent> responseObserver) {
       io.grpc.stub.ClientCalls.asyncUnaryCall(
           getChannel().newCall(getGetArtifactMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * Streams one version of an artifact in chunks with offsets, for content of
+     * any size (up to AGENTD_ARTIFACT_MAX_BYTES); the same errors as
+     * GetArtifact, and OUT_OF_RANGE never (an offset past the end gets an
+     * empty last chunk).
+     * </pre>
+     */
+    public void readArtifact(dev.agentd.v1.ReadArtifactRequest request,
+        io.grpc.stub.StreamObserver<dev.agentd.v1.ArtifactChunk> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncServerStreamingCall(
+          getChannel().newCall(getReadArtifactMethod(), getCallOptions()), request, responseObserver);
     }
 
     /**
@@ -3535,6 +3600,20 @@ public final class AgentServiceGrpc {
     public dev.agentd.v1.ArtifactContent getArtifact(dev.agentd.v1.GetArtifactRequest request) {
       return io.grpc.stub.ClientCalls.blockingUnaryCall(
           getChannel(), getGetArtifactMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * Streams one version of an artifact in chunks with offsets, for content of
+     * any size (up to AGENTD_ARTIFACT_MAX_BYTES); the same errors as
+     * GetArtifact, and OUT_OF_RANGE never (an offset past the end gets an
+     * empty last chunk).
+     * </pre>
+     */
+    public java.util.Iterator<dev.agentd.v1.ArtifactChunk> readArtifact(
+        dev.agentd.v1.ReadArtifactRequest request) {
+      return io.grpc.stub.ClientCalls.blockingServerStreamingCall(
+          getChannel(), getReadArtifactMethod(), getCallOptions(), request);
     }
 
     /**
@@ -4324,20 +4403,21 @@ public final class AgentServiceGrpc {
   private static final int METHODID_FORK_CONVERSATION = 31;
   private static final int METHODID_REWIND_CONVERSATION = 32;
   private static final int METHODID_GET_ARTIFACT = 33;
-  private static final int METHODID_CREATE_BUDGET = 34;
-  private static final int METHODID_UPDATE_BUDGET = 35;
-  private static final int METHODID_DELETE_BUDGET = 36;
-  private static final int METHODID_LIST_BUDGETS = 37;
-  private static final int METHODID_GET_USAGE = 38;
-  private static final int METHODID_GET_STATS = 39;
-  private static final int METHODID_CREATE_WEBHOOK = 40;
-  private static final int METHODID_GET_WEBHOOK = 41;
-  private static final int METHODID_LIST_WEBHOOKS = 42;
-  private static final int METHODID_UPDATE_WEBHOOK = 43;
-  private static final int METHODID_DELETE_WEBHOOK = 44;
-  private static final int METHODID_ROTATE_WEBHOOK_SECRET = 45;
-  private static final int METHODID_LIST_WEBHOOK_DEAD_LETTERS = 46;
-  private static final int METHODID_REDELIVER_WEBHOOK_EVENTS = 47;
+  private static final int METHODID_READ_ARTIFACT = 34;
+  private static final int METHODID_CREATE_BUDGET = 35;
+  private static final int METHODID_UPDATE_BUDGET = 36;
+  private static final int METHODID_DELETE_BUDGET = 37;
+  private static final int METHODID_LIST_BUDGETS = 38;
+  private static final int METHODID_GET_USAGE = 39;
+  private static final int METHODID_GET_STATS = 40;
+  private static final int METHODID_CREATE_WEBHOOK = 41;
+  private static final int METHODID_GET_WEBHOOK = 42;
+  private static final int METHODID_LIST_WEBHOOKS = 43;
+  private static final int METHODID_UPDATE_WEBHOOK = 44;
+  private static final int METHODID_DELETE_WEBHOOK = 45;
+  private static final int METHODID_ROTATE_WEBHOOK_SECRET = 46;
+  private static final int METHODID_LIST_WEBHOOK_DEAD_LETTERS = 47;
+  private static final int METHODID_REDELIVER_WEBHOOK_EVENTS = 48;
 
   private static final class MethodHandlers<Req, Resp> implements
       io.grpc.stub.ServerCalls.UnaryMethod<Req, Resp>,
@@ -4492,6 +4572,10 @@ public final class AgentServiceGrpc {
           serviceImpl.getArtifact((dev.agentd.v1.GetArtifactRequest) request,
               (io.grpc.stub.StreamObserver<dev.agentd.v1.ArtifactContent>) responseObserver);
           break;
+        case METHODID_READ_ARTIFACT:
+          serviceImpl.readArtifact((dev.agentd.v1.ReadArtifactRequest) request,
+              (io.grpc.stub.StreamObserver<dev.agentd.v1.ArtifactChunk>) responseObserver);
+          break;
         case METHODID_CREATE_BUDGET:
           serviceImpl.createBudget((dev.agentd.v1.CreateBudgetRequest) request,
               (io.grpc.stub.StreamObserver<dev.agentd.v1.Budget>) responseObserver);
@@ -4643,6 +4727,7 @@ public final class AgentServiceGrpc {
               .addMethod(getForkConversationMethod())
               .addMethod(getRewindConversationMethod())
               .addMethod(getGetArtifactMethod())
+              .addMethod(getReadArtifactMethod())
               .addMethod(getCreateBudgetMethod())
               .addMethod(getUpdateBudgetMethod())
               .addMethod(getDeleteBudgetMethod())

@@ -34,6 +34,21 @@ public final class ArtifactsProto {
   static final 
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
       internal_static_agentd_v1_ArtifactContent_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_InputPart_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_InputPart_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_ReadArtifactRequest_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_ReadArtifactRequest_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_agentd_v1_ArtifactChunk_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_agentd_v1_ArtifactChunk_fieldAccessorTable;
 
   public static com.google.protobuf.Descriptors.FileDescriptor
       getDescriptor() {
@@ -58,9 +73,20 @@ public final class ArtifactsProto {
       "\003 \001(\t\022\017\n\007content\030\004 \001(\014\022\014\n\004text\030\005 \001(\t\022\017\n\007" +
       "is_text\030\006 \001(\010\022\022\n\nsize_bytes\030\007 \001(\004\022\026\n\016wri" +
       "ter_task_id\030\010 \001(\t\022/\n\013create_time\030\t \001(\0132\032" +
-      ".google.protobuf.TimestampBD\n\rdev.agentd" +
-      ".v1B\016ArtifactsProtoP\001Z!agentd.dev/gen/ag" +
-      "entd/v1;agentdv1b\006proto3"
+      ".google.protobuf.Timestamp\"V\n\tInputPart\022" +
+      "\014\n\004name\030\001 \001(\t\022\022\n\nmedia_type\030\002 \001(\t\022\016\n\004dat" +
+      "a\030\003 \001(\014H\000\022\r\n\003uri\030\004 \001(\tH\000B\010\n\006source\"{\n\023Re" +
+      "adArtifactRequest\022\017\n\007task_id\030\001 \001(\t\022\014\n\004na" +
+      "me\030\002 \001(\t\022\024\n\007version\030\003 \001(\rH\000\210\001\001\022\016\n\006offset" +
+      "\030\004 \001(\004\022\023\n\013chunk_bytes\030\005 \001(\rB\n\n\010_version\"" +
+      "\333\001\n\rArtifactChunk\022\014\n\004name\030\001 \001(\t\022\017\n\007versi" +
+      "on\030\002 \001(\r\022\016\n\006offset\030\003 \001(\004\022\014\n\004data\030\004 \001(\014\022\014" +
+      "\n\004last\030\005 \001(\010\022\022\n\nmedia_type\030\006 \001(\t\022\022\n\nsize" +
+      "_bytes\030\007 \001(\004\022\026\n\016writer_task_id\030\010 \001(\t\022/\n\013" +
+      "create_time\030\t \001(\0132\032.google.protobuf.Time" +
+      "stamp\022\016\n\006sha256\030\n \001(\tBD\n\rdev.agentd.v1B\016" +
+      "ArtifactsProtoP\001Z!agentd.dev/gen/agentd/" +
+      "v1;agentdv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -91,6 +117,24 @@ public final class ArtifactsProto {
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ArtifactContent_descriptor,
         new java.lang.String[] { "Name", "Version", "MediaType", "Content", "Text", "IsText", "SizeBytes", "WriterTaskId", "CreateTime", });
+    internal_static_agentd_v1_InputPart_descriptor =
+      getDescriptor().getMessageTypes().get(4);
+    internal_static_agentd_v1_InputPart_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_InputPart_descriptor,
+        new java.lang.String[] { "Name", "MediaType", "Data", "Uri", "Source", });
+    internal_static_agentd_v1_ReadArtifactRequest_descriptor =
+      getDescriptor().getMessageTypes().get(5);
+    internal_static_agentd_v1_ReadArtifactRequest_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_ReadArtifactRequest_descriptor,
+        new java.lang.String[] { "TaskId", "Name", "Version", "Offset", "ChunkBytes", "Version", });
+    internal_static_agentd_v1_ArtifactChunk_descriptor =
+      getDescriptor().getMessageTypes().get(6);
+    internal_static_agentd_v1_ArtifactChunk_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_agentd_v1_ArtifactChunk_descriptor,
+        new java.lang.String[] { "Name", "Version", "Offset", "Data", "Last", "MediaType", "SizeBytes", "WriterTaskId", "CreateTime", "Sha256", });
     com.google.protobuf.TimestampProto.getDescriptor();
   }
 

@@ -498,6 +498,42 @@ public enum ErrorReason
    * <code>ERROR_REASON_PROMOTION_REFUSED = 69;</code>
    */
   ERROR_REASON_PROMOTION_REFUSED(69),
+  /**
+   * <pre>
+   * No schedule of that id in the tenant (NOT_FOUND).
+   * </pre>
+   *
+   * <code>ERROR_REASON_SCHEDULE_NOT_FOUND = 70;</code>
+   */
+  ERROR_REASON_SCHEDULE_NOT_FOUND(70),
+  /**
+   * <pre>
+   * No trigger of that id in the tenant (NOT_FOUND).
+   * </pre>
+   *
+   * <code>ERROR_REASON_TRIGGER_NOT_FOUND = 71;</code>
+   */
+  ERROR_REASON_TRIGGER_NOT_FOUND(71),
+  /**
+   * <pre>
+   * The change names an etag that is not the resource's current one: it was
+   * changed since it was read; read it again and retry (ABORTED).
+   * </pre>
+   *
+   * <code>ERROR_REASON_ETAG_MISMATCH = 72;</code>
+   */
+  ERROR_REASON_ETAG_MISMATCH(72),
+  /**
+   * <pre>
+   * A URL given as an input part could not be fetched: the server it names
+   * did not answer in time, answered an error, or sent more than
+   * AGENTD_INPUT_URL_MAX_BYTES; `metadata.part` names it. Nothing of the
+   * request was stored (FAILED_PRECONDITION).
+   * </pre>
+   *
+   * <code>ERROR_REASON_INPUT_PART_UNAVAILABLE = 73;</code>
+   */
+  ERROR_REASON_INPUT_PART_UNAVAILABLE(73),
   UNRECOGNIZED(-1),
   ;
 
@@ -982,6 +1018,42 @@ public enum ErrorReason
    * <code>ERROR_REASON_PROMOTION_REFUSED = 69;</code>
    */
   public static final int ERROR_REASON_PROMOTION_REFUSED_VALUE = 69;
+  /**
+   * <pre>
+   * No schedule of that id in the tenant (NOT_FOUND).
+   * </pre>
+   *
+   * <code>ERROR_REASON_SCHEDULE_NOT_FOUND = 70;</code>
+   */
+  public static final int ERROR_REASON_SCHEDULE_NOT_FOUND_VALUE = 70;
+  /**
+   * <pre>
+   * No trigger of that id in the tenant (NOT_FOUND).
+   * </pre>
+   *
+   * <code>ERROR_REASON_TRIGGER_NOT_FOUND = 71;</code>
+   */
+  public static final int ERROR_REASON_TRIGGER_NOT_FOUND_VALUE = 71;
+  /**
+   * <pre>
+   * The change names an etag that is not the resource's current one: it was
+   * changed since it was read; read it again and retry (ABORTED).
+   * </pre>
+   *
+   * <code>ERROR_REASON_ETAG_MISMATCH = 72;</code>
+   */
+  public static final int ERROR_REASON_ETAG_MISMATCH_VALUE = 72;
+  /**
+   * <pre>
+   * A URL given as an input part could not be fetched: the server it names
+   * did not answer in time, answered an error, or sent more than
+   * AGENTD_INPUT_URL_MAX_BYTES; `metadata.part` names it. Nothing of the
+   * request was stored (FAILED_PRECONDITION).
+   * </pre>
+   *
+   * <code>ERROR_REASON_INPUT_PART_UNAVAILABLE = 73;</code>
+   */
+  public static final int ERROR_REASON_INPUT_PART_UNAVAILABLE_VALUE = 73;
 
 
   public final int getNumber() {
@@ -1061,6 +1133,10 @@ public enum ErrorReason
       case 67: return ERROR_REASON_DATASET_NOT_FOUND;
       case 68: return ERROR_REASON_EVAL_RUN_NOT_FOUND;
       case 69: return ERROR_REASON_PROMOTION_REFUSED;
+      case 70: return ERROR_REASON_SCHEDULE_NOT_FOUND;
+      case 71: return ERROR_REASON_TRIGGER_NOT_FOUND;
+      case 72: return ERROR_REASON_ETAG_MISMATCH;
+      case 73: return ERROR_REASON_INPUT_PART_UNAVAILABLE;
       default: return null;
     }
   }

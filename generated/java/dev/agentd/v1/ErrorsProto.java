@@ -23,7 +23,7 @@ public final class ErrorsProto {
       descriptor;
   static {
     java.lang.String[] descriptorData = {
-      "\n\026agentd/v1/errors.proto\022\tagentd.v1*\353\016\n\013" +
+      "\n\026agentd/v1/errors.proto\022\tagentd.v1*\375\017\n\013" +
       "ErrorReason\022\034\n\030ERROR_REASON_UNSPECIFIED\020" +
       "\000\022!\n\035ERROR_REASON_INVALID_ARGUMENT\020\001\022\"\n\036" +
       "ERROR_REASON_REQUEST_TOO_LARGE\020\002\022\037\n\033ERRO" +
@@ -71,9 +71,12 @@ public final class ErrorsProto {
       "ROR_REASON_TRACE_NOT_FOUND\020B\022\"\n\036ERROR_RE" +
       "ASON_DATASET_NOT_FOUND\020C\022#\n\037ERROR_REASON" +
       "_EVAL_RUN_NOT_FOUND\020D\022\"\n\036ERROR_REASON_PR" +
-      "OMOTION_REFUSED\020EBA\n\rdev.agentd.v1B\013Erro" +
-      "rsProtoP\001Z!agentd.dev/gen/agentd/v1;agen" +
-      "tdv1b\006proto3"
+      "OMOTION_REFUSED\020E\022#\n\037ERROR_REASON_SCHEDU" +
+      "LE_NOT_FOUND\020F\022\"\n\036ERROR_REASON_TRIGGER_N" +
+      "OT_FOUND\020G\022\036\n\032ERROR_REASON_ETAG_MISMATCH" +
+      "\020H\022\'\n#ERROR_REASON_INPUT_PART_UNAVAILABL" +
+      "E\020IBA\n\rdev.agentd.v1B\013ErrorsProtoP\001Z!age" +
+      "ntd.dev/gen/agentd/v1;agentdv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,

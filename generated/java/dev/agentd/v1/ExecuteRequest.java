@@ -27,6 +27,7 @@ private static final long serialVersionUID = 0L;
     agent_ = "";
     conversationId_ = "";
     busyPolicy_ = 0;
+    parts_ = java.util.Collections.emptyList();
   }
 
   @java.lang.Override
@@ -778,6 +779,72 @@ java.lang.String defaultValue) {
     return waitTimeout_ == null ? com.google.protobuf.Duration.getDefaultInstance() : waitTimeout_;
   }
 
+  public static final int PARTS_FIELD_NUMBER = 17;
+  @SuppressWarnings("serial")
+  private java.util.List<dev.agentd.v1.InputPart> parts_;
+  /**
+   * <pre>
+   * Files and images given with the task (at most 16), each stored as an
+   * artifact of the task before it starts; see InputPart.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.InputPart parts = 17;</code>
+   */
+  @java.lang.Override
+  public java.util.List<dev.agentd.v1.InputPart> getPartsList() {
+    return parts_;
+  }
+  /**
+   * <pre>
+   * Files and images given with the task (at most 16), each stored as an
+   * artifact of the task before it starts; see InputPart.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.InputPart parts = 17;</code>
+   */
+  @java.lang.Override
+  public java.util.List<? extends dev.agentd.v1.InputPartOrBuilder> 
+      getPartsOrBuilderList() {
+    return parts_;
+  }
+  /**
+   * <pre>
+   * Files and images given with the task (at most 16), each stored as an
+   * artifact of the task before it starts; see InputPart.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.InputPart parts = 17;</code>
+   */
+  @java.lang.Override
+  public int getPartsCount() {
+    return parts_.size();
+  }
+  /**
+   * <pre>
+   * Files and images given with the task (at most 16), each stored as an
+   * artifact of the task before it starts; see InputPart.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.InputPart parts = 17;</code>
+   */
+  @java.lang.Override
+  public dev.agentd.v1.InputPart getParts(int index) {
+    return parts_.get(index);
+  }
+  /**
+   * <pre>
+   * Files and images given with the task (at most 16), each stored as an
+   * artifact of the task before it starts; see InputPart.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.InputPart parts = 17;</code>
+   */
+  @java.lang.Override
+  public dev.agentd.v1.InputPartOrBuilder getPartsOrBuilder(
+      int index) {
+    return parts_.get(index);
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -842,6 +909,9 @@ java.lang.String defaultValue) {
     }
     if (waitTimeout_ != null) {
       output.writeMessage(16, getWaitTimeout());
+    }
+    for (int i = 0; i < parts_.size(); i++) {
+      output.writeMessage(17, parts_.get(i));
     }
     getUnknownFields().writeTo(output);
   }
@@ -922,6 +992,10 @@ java.lang.String defaultValue) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(16, getWaitTimeout());
     }
+    for (int i = 0; i < parts_.size(); i++) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(17, parts_.get(i));
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -979,6 +1053,8 @@ java.lang.String defaultValue) {
       if (!getWaitTimeout()
           .equals(other.getWaitTimeout())) return false;
     }
+    if (!getPartsList()
+        .equals(other.getPartsList())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -1035,6 +1111,10 @@ java.lang.String defaultValue) {
     if (hasWaitTimeout()) {
       hash = (37 * hash) + WAIT_TIMEOUT_FIELD_NUMBER;
       hash = (53 * hash) + getWaitTimeout().hashCode();
+    }
+    if (getPartsCount() > 0) {
+      hash = (37 * hash) + PARTS_FIELD_NUMBER;
+      hash = (53 * hash) + getPartsList().hashCode();
     }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
@@ -1224,6 +1304,13 @@ java.lang.String defaultValue) {
         waitTimeoutBuilder_.dispose();
         waitTimeoutBuilder_ = null;
       }
+      if (partsBuilder_ == null) {
+        parts_ = java.util.Collections.emptyList();
+      } else {
+        parts_ = null;
+        partsBuilder_.clear();
+      }
+      bitField0_ = (bitField0_ & ~0x00010000);
       return this;
     }
 
@@ -1262,6 +1349,15 @@ java.lang.String defaultValue) {
         bitField0_ = (bitField0_ & ~0x00000002);
       }
       result.tools_ = tools_;
+      if (partsBuilder_ == null) {
+        if (((bitField0_ & 0x00010000) != 0)) {
+          parts_ = java.util.Collections.unmodifiableList(parts_);
+          bitField0_ = (bitField0_ & ~0x00010000);
+        }
+        result.parts_ = parts_;
+      } else {
+        result.parts_ = partsBuilder_.build();
+      }
     }
 
     private void buildPartial0(dev.agentd.v1.ExecuteRequest result) {
@@ -1429,6 +1525,32 @@ java.lang.String defaultValue) {
       if (other.hasWaitTimeout()) {
         mergeWaitTimeout(other.getWaitTimeout());
       }
+      if (partsBuilder_ == null) {
+        if (!other.parts_.isEmpty()) {
+          if (parts_.isEmpty()) {
+            parts_ = other.parts_;
+            bitField0_ = (bitField0_ & ~0x00010000);
+          } else {
+            ensurePartsIsMutable();
+            parts_.addAll(other.parts_);
+          }
+          onChanged();
+        }
+      } else {
+        if (!other.parts_.isEmpty()) {
+          if (partsBuilder_.isEmpty()) {
+            partsBuilder_.dispose();
+            partsBuilder_ = null;
+            parts_ = other.parts_;
+            bitField0_ = (bitField0_ & ~0x00010000);
+            partsBuilder_ = 
+              com.google.protobuf.GeneratedMessageV3.alwaysUseFieldBuilders ?
+                 getPartsFieldBuilder() : null;
+          } else {
+            partsBuilder_.addAllMessages(other.parts_);
+          }
+        }
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -1548,6 +1670,19 @@ java.lang.String defaultValue) {
               bitField0_ |= 0x00008000;
               break;
             } // case 130
+            case 138: {
+              dev.agentd.v1.InputPart m =
+                  input.readMessage(
+                      dev.agentd.v1.InputPart.parser(),
+                      extensionRegistry);
+              if (partsBuilder_ == null) {
+                ensurePartsIsMutable();
+                parts_.add(m);
+              } else {
+                partsBuilder_.addMessage(m);
+              }
+              break;
+            } // case 138
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -3482,6 +3617,336 @@ java.lang.String defaultValue) {
         waitTimeout_ = null;
       }
       return waitTimeoutBuilder_;
+    }
+
+    private java.util.List<dev.agentd.v1.InputPart> parts_ =
+      java.util.Collections.emptyList();
+    private void ensurePartsIsMutable() {
+      if (!((bitField0_ & 0x00010000) != 0)) {
+        parts_ = new java.util.ArrayList<dev.agentd.v1.InputPart>(parts_);
+        bitField0_ |= 0x00010000;
+       }
+    }
+
+    private com.google.protobuf.RepeatedFieldBuilderV3<
+        dev.agentd.v1.InputPart, dev.agentd.v1.InputPart.Builder, dev.agentd.v1.InputPartOrBuilder> partsBuilder_;
+
+    /**
+     * <pre>
+     * Files and images given with the task (at most 16), each stored as an
+     * artifact of the task before it starts; see InputPart.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.InputPart parts = 17;</code>
+     */
+    public java.util.List<dev.agentd.v1.InputPart> getPartsList() {
+      if (partsBuilder_ == null) {
+        return java.util.Collections.unmodifiableList(parts_);
+      } else {
+        return partsBuilder_.getMessageList();
+      }
+    }
+    /**
+     * <pre>
+     * Files and images given with the task (at most 16), each stored as an
+     * artifact of the task before it starts; see InputPart.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.InputPart parts = 17;</code>
+     */
+    public int getPartsCount() {
+      if (partsBuilder_ == null) {
+        return parts_.size();
+      } else {
+        return partsBuilder_.getCount();
+      }
+    }
+    /**
+     * <pre>
+     * Files and images given with the task (at most 16), each stored as an
+     * artifact of the task before it starts; see InputPart.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.InputPart parts = 17;</code>
+     */
+    public dev.agentd.v1.InputPart getParts(int index) {
+      if (partsBuilder_ == null) {
+        return parts_.get(index);
+      } else {
+        return partsBuilder_.getMessage(index);
+      }
+    }
+    /**
+     * <pre>
+     * Files and images given with the task (at most 16), each stored as an
+     * artifact of the task before it starts; see InputPart.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.InputPart parts = 17;</code>
+     */
+    public Builder setParts(
+        int index, dev.agentd.v1.InputPart value) {
+      if (partsBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensurePartsIsMutable();
+        parts_.set(index, value);
+        onChanged();
+      } else {
+        partsBuilder_.setMessage(index, value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Files and images given with the task (at most 16), each stored as an
+     * artifact of the task before it starts; see InputPart.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.InputPart parts = 17;</code>
+     */
+    public Builder setParts(
+        int index, dev.agentd.v1.InputPart.Builder builderForValue) {
+      if (partsBuilder_ == null) {
+        ensurePartsIsMutable();
+        parts_.set(index, builderForValue.build());
+        onChanged();
+      } else {
+        partsBuilder_.setMessage(index, builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Files and images given with the task (at most 16), each stored as an
+     * artifact of the task before it starts; see InputPart.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.InputPart parts = 17;</code>
+     */
+    public Builder addParts(dev.agentd.v1.InputPart value) {
+      if (partsBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensurePartsIsMutable();
+        parts_.add(value);
+        onChanged();
+      } else {
+        partsBuilder_.addMessage(value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Files and images given with the task (at most 16), each stored as an
+     * artifact of the task before it starts; see InputPart.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.InputPart parts = 17;</code>
+     */
+    public Builder addParts(
+        int index, dev.agentd.v1.InputPart value) {
+      if (partsBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensurePartsIsMutable();
+        parts_.add(index, value);
+        onChanged();
+      } else {
+        partsBuilder_.addMessage(index, value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Files and images given with the task (at most 16), each stored as an
+     * artifact of the task before it starts; see InputPart.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.InputPart parts = 17;</code>
+     */
+    public Builder addParts(
+        dev.agentd.v1.InputPart.Builder builderForValue) {
+      if (partsBuilder_ == null) {
+        ensurePartsIsMutable();
+        parts_.add(builderForValue.build());
+        onChanged();
+      } else {
+        partsBuilder_.addMessage(builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Files and images given with the task (at most 16), each stored as an
+     * artifact of the task before it starts; see InputPart.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.InputPart parts = 17;</code>
+     */
+    public Builder addParts(
+        int index, dev.agentd.v1.InputPart.Builder builderForValue) {
+      if (partsBuilder_ == null) {
+        ensurePartsIsMutable();
+        parts_.add(index, builderForValue.build());
+        onChanged();
+      } else {
+        partsBuilder_.addMessage(index, builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Files and images given with the task (at most 16), each stored as an
+     * artifact of the task before it starts; see InputPart.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.InputPart parts = 17;</code>
+     */
+    public Builder addAllParts(
+        java.lang.Iterable<? extends dev.agentd.v1.InputPart> values) {
+      if (partsBuilder_ == null) {
+        ensurePartsIsMutable();
+        com.google.protobuf.AbstractMessageLite.Builder.addAll(
+            values, parts_);
+        onChanged();
+      } else {
+        partsBuilder_.addAllMessages(values);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Files and images given with the task (at most 16), each stored as an
+     * artifact of the task before it starts; see InputPart.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.InputPart parts = 17;</code>
+     */
+    public Builder clearParts() {
+      if (partsBuilder_ == null) {
+        parts_ = java.util.Collections.emptyList();
+        bitField0_ = (bitField0_ & ~0x00010000);
+        onChanged();
+      } else {
+        partsBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Files and images given with the task (at most 16), each stored as an
+     * artifact of the task before it starts; see InputPart.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.InputPart parts = 17;</code>
+     */
+    public Builder removeParts(int index) {
+      if (partsBuilder_ == null) {
+        ensurePartsIsMutable();
+        parts_.remove(index);
+        onChanged();
+      } else {
+        partsBuilder_.remove(index);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Files and images given with the task (at most 16), each stored as an
+     * artifact of the task before it starts; see InputPart.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.InputPart parts = 17;</code>
+     */
+    public dev.agentd.v1.InputPart.Builder getPartsBuilder(
+        int index) {
+      return getPartsFieldBuilder().getBuilder(index);
+    }
+    /**
+     * <pre>
+     * Files and images given with the task (at most 16), each stored as an
+     * artifact of the task before it starts; see InputPart.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.InputPart parts = 17;</code>
+     */
+    public dev.agentd.v1.InputPartOrBuilder getPartsOrBuilder(
+        int index) {
+      if (partsBuilder_ == null) {
+        return parts_.get(index);  } else {
+        return partsBuilder_.getMessageOrBuilder(index);
+      }
+    }
+    /**
+     * <pre>
+     * Files and images given with the task (at most 16), each stored as an
+     * artifact of the task before it starts; see InputPart.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.InputPart parts = 17;</code>
+     */
+    public java.util.List<? extends dev.agentd.v1.InputPartOrBuilder> 
+         getPartsOrBuilderList() {
+      if (partsBuilder_ != null) {
+        return partsBuilder_.getMessageOrBuilderList();
+      } else {
+        return java.util.Collections.unmodifiableList(parts_);
+      }
+    }
+    /**
+     * <pre>
+     * Files and images given with the task (at most 16), each stored as an
+     * artifact of the task before it starts; see InputPart.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.InputPart parts = 17;</code>
+     */
+    public dev.agentd.v1.InputPart.Builder addPartsBuilder() {
+      return getPartsFieldBuilder().addBuilder(
+          dev.agentd.v1.InputPart.getDefaultInstance());
+    }
+    /**
+     * <pre>
+     * Files and images given with the task (at most 16), each stored as an
+     * artifact of the task before it starts; see InputPart.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.InputPart parts = 17;</code>
+     */
+    public dev.agentd.v1.InputPart.Builder addPartsBuilder(
+        int index) {
+      return getPartsFieldBuilder().addBuilder(
+          index, dev.agentd.v1.InputPart.getDefaultInstance());
+    }
+    /**
+     * <pre>
+     * Files and images given with the task (at most 16), each stored as an
+     * artifact of the task before it starts; see InputPart.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.InputPart parts = 17;</code>
+     */
+    public java.util.List<dev.agentd.v1.InputPart.Builder> 
+         getPartsBuilderList() {
+      return getPartsFieldBuilder().getBuilderList();
+    }
+    private com.google.protobuf.RepeatedFieldBuilderV3<
+        dev.agentd.v1.InputPart, dev.agentd.v1.InputPart.Builder, dev.agentd.v1.InputPartOrBuilder> 
+        getPartsFieldBuilder() {
+      if (partsBuilder_ == null) {
+        partsBuilder_ = new com.google.protobuf.RepeatedFieldBuilderV3<
+            dev.agentd.v1.InputPart, dev.agentd.v1.InputPart.Builder, dev.agentd.v1.InputPartOrBuilder>(
+                parts_,
+                ((bitField0_ & 0x00010000) != 0),
+                getParentForChildren(),
+                isClean());
+        parts_ = null;
+      }
+      return partsBuilder_;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

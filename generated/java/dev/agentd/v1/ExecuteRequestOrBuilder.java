@@ -482,4 +482,53 @@ java.lang.String defaultValue);
    * <code>.google.protobuf.Duration wait_timeout = 16;</code>
    */
   com.google.protobuf.DurationOrBuilder getWaitTimeoutOrBuilder();
+
+  /**
+   * <pre>
+   * Files and images given with the task (at most 16), each stored as an
+   * artifact of the task before it starts; see InputPart.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.InputPart parts = 17;</code>
+   */
+  java.util.List<dev.agentd.v1.InputPart> 
+      getPartsList();
+  /**
+   * <pre>
+   * Files and images given with the task (at most 16), each stored as an
+   * artifact of the task before it starts; see InputPart.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.InputPart parts = 17;</code>
+   */
+  dev.agentd.v1.InputPart getParts(int index);
+  /**
+   * <pre>
+   * Files and images given with the task (at most 16), each stored as an
+   * artifact of the task before it starts; see InputPart.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.InputPart parts = 17;</code>
+   */
+  int getPartsCount();
+  /**
+   * <pre>
+   * Files and images given with the task (at most 16), each stored as an
+   * artifact of the task before it starts; see InputPart.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.InputPart parts = 17;</code>
+   */
+  java.util.List<? extends dev.agentd.v1.InputPartOrBuilder> 
+      getPartsOrBuilderList();
+  /**
+   * <pre>
+   * Files and images given with the task (at most 16), each stored as an
+   * artifact of the task before it starts; see InputPart.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.InputPart parts = 17;</code>
+   */
+  dev.agentd.v1.InputPartOrBuilder getPartsOrBuilder(
+      int index);
 }

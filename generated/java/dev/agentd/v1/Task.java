@@ -31,6 +31,7 @@ private static final long serialVersionUID = 0L;
     agent_ = "";
     conversationId_ = "";
     artifacts_ = java.util.Collections.emptyList();
+    inputParts_ = java.util.Collections.emptyList();
     citations_ = java.util.Collections.emptyList();
     parentTaskId_ = "";
     rootTaskId_ = "";
@@ -944,6 +945,72 @@ java.lang.String defaultValue) {
     return artifacts_.get(index);
   }
 
+  public static final int INPUT_PARTS_FIELD_NUMBER = 43;
+  @SuppressWarnings("serial")
+  private java.util.List<dev.agentd.v1.ArtifactReference> inputParts_;
+  /**
+   * <pre>
+   * The files and images the task was given with its input
+   * (`ExecuteRequest.parts`), each an artifact of the task, in their order.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.ArtifactReference input_parts = 43;</code>
+   */
+  @java.lang.Override
+  public java.util.List<dev.agentd.v1.ArtifactReference> getInputPartsList() {
+    return inputParts_;
+  }
+  /**
+   * <pre>
+   * The files and images the task was given with its input
+   * (`ExecuteRequest.parts`), each an artifact of the task, in their order.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.ArtifactReference input_parts = 43;</code>
+   */
+  @java.lang.Override
+  public java.util.List<? extends dev.agentd.v1.ArtifactReferenceOrBuilder> 
+      getInputPartsOrBuilderList() {
+    return inputParts_;
+  }
+  /**
+   * <pre>
+   * The files and images the task was given with its input
+   * (`ExecuteRequest.parts`), each an artifact of the task, in their order.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.ArtifactReference input_parts = 43;</code>
+   */
+  @java.lang.Override
+  public int getInputPartsCount() {
+    return inputParts_.size();
+  }
+  /**
+   * <pre>
+   * The files and images the task was given with its input
+   * (`ExecuteRequest.parts`), each an artifact of the task, in their order.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.ArtifactReference input_parts = 43;</code>
+   */
+  @java.lang.Override
+  public dev.agentd.v1.ArtifactReference getInputParts(int index) {
+    return inputParts_.get(index);
+  }
+  /**
+   * <pre>
+   * The files and images the task was given with its input
+   * (`ExecuteRequest.parts`), each an artifact of the task, in their order.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.ArtifactReference input_parts = 43;</code>
+   */
+  @java.lang.Override
+  public dev.agentd.v1.ArtifactReferenceOrBuilder getInputPartsOrBuilder(
+      int index) {
+    return inputParts_.get(index);
+  }
+
   public static final int CITATIONS_FIELD_NUMBER = 41;
   @SuppressWarnings("serial")
   private java.util.List<dev.agentd.v1.Citation> citations_;
@@ -1326,6 +1393,9 @@ java.lang.String defaultValue) {
     if (replay_ != null) {
       output.writeMessage(42, getReplay());
     }
+    for (int i = 0; i < inputParts_.size(); i++) {
+      output.writeMessage(43, inputParts_.get(i));
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -1440,6 +1510,10 @@ java.lang.String defaultValue) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(42, getReplay());
     }
+    for (int i = 0; i < inputParts_.size(); i++) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(43, inputParts_.get(i));
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -1515,6 +1589,8 @@ java.lang.String defaultValue) {
         .equals(other.getConversationId())) return false;
     if (!getArtifactsList()
         .equals(other.getArtifactsList())) return false;
+    if (!getInputPartsList()
+        .equals(other.getInputPartsList())) return false;
     if (!getCitationsList()
         .equals(other.getCitationsList())) return false;
     if (!getParentTaskId()
@@ -1602,6 +1678,10 @@ java.lang.String defaultValue) {
     if (getArtifactsCount() > 0) {
       hash = (37 * hash) + ARTIFACTS_FIELD_NUMBER;
       hash = (53 * hash) + getArtifactsList().hashCode();
+    }
+    if (getInputPartsCount() > 0) {
+      hash = (37 * hash) + INPUT_PARTS_FIELD_NUMBER;
+      hash = (53 * hash) + getInputPartsList().hashCode();
     }
     if (getCitationsCount() > 0) {
       hash = (37 * hash) + CITATIONS_FIELD_NUMBER;
@@ -1831,13 +1911,20 @@ java.lang.String defaultValue) {
         artifactsBuilder_.clear();
       }
       bitField0_ = (bitField0_ & ~0x00100000);
+      if (inputPartsBuilder_ == null) {
+        inputParts_ = java.util.Collections.emptyList();
+      } else {
+        inputParts_ = null;
+        inputPartsBuilder_.clear();
+      }
+      bitField0_ = (bitField0_ & ~0x00200000);
       if (citationsBuilder_ == null) {
         citations_ = java.util.Collections.emptyList();
       } else {
         citations_ = null;
         citationsBuilder_.clear();
       }
-      bitField0_ = (bitField0_ & ~0x00200000);
+      bitField0_ = (bitField0_ & ~0x00400000);
       parentTaskId_ = "";
       rootTaskId_ = "";
       depth_ = 0;
@@ -1847,7 +1934,7 @@ java.lang.String defaultValue) {
         children_ = null;
         childrenBuilder_.clear();
       }
-      bitField0_ = (bitField0_ & ~0x02000000);
+      bitField0_ = (bitField0_ & ~0x04000000);
       replay_ = null;
       if (replayBuilder_ != null) {
         replayBuilder_.dispose();
@@ -1895,19 +1982,28 @@ java.lang.String defaultValue) {
       } else {
         result.artifacts_ = artifactsBuilder_.build();
       }
-      if (citationsBuilder_ == null) {
+      if (inputPartsBuilder_ == null) {
         if (((bitField0_ & 0x00200000) != 0)) {
-          citations_ = java.util.Collections.unmodifiableList(citations_);
+          inputParts_ = java.util.Collections.unmodifiableList(inputParts_);
           bitField0_ = (bitField0_ & ~0x00200000);
+        }
+        result.inputParts_ = inputParts_;
+      } else {
+        result.inputParts_ = inputPartsBuilder_.build();
+      }
+      if (citationsBuilder_ == null) {
+        if (((bitField0_ & 0x00400000) != 0)) {
+          citations_ = java.util.Collections.unmodifiableList(citations_);
+          bitField0_ = (bitField0_ & ~0x00400000);
         }
         result.citations_ = citations_;
       } else {
         result.citations_ = citationsBuilder_.build();
       }
       if (childrenBuilder_ == null) {
-        if (((bitField0_ & 0x02000000) != 0)) {
+        if (((bitField0_ & 0x04000000) != 0)) {
           children_ = java.util.Collections.unmodifiableList(children_);
-          bitField0_ = (bitField0_ & ~0x02000000);
+          bitField0_ = (bitField0_ & ~0x04000000);
         }
         result.children_ = children_;
       } else {
@@ -1992,16 +2088,16 @@ java.lang.String defaultValue) {
       if (((from_bitField0_ & 0x00080000) != 0)) {
         result.conversationId_ = conversationId_;
       }
-      if (((from_bitField0_ & 0x00400000) != 0)) {
+      if (((from_bitField0_ & 0x00800000) != 0)) {
         result.parentTaskId_ = parentTaskId_;
       }
-      if (((from_bitField0_ & 0x00800000) != 0)) {
+      if (((from_bitField0_ & 0x01000000) != 0)) {
         result.rootTaskId_ = rootTaskId_;
       }
-      if (((from_bitField0_ & 0x01000000) != 0)) {
+      if (((from_bitField0_ & 0x02000000) != 0)) {
         result.depth_ = depth_;
       }
-      if (((from_bitField0_ & 0x04000000) != 0)) {
+      if (((from_bitField0_ & 0x08000000) != 0)) {
         result.replay_ = replayBuilder_ == null
             ? replay_
             : replayBuilder_.build();
@@ -2152,11 +2248,37 @@ java.lang.String defaultValue) {
           }
         }
       }
+      if (inputPartsBuilder_ == null) {
+        if (!other.inputParts_.isEmpty()) {
+          if (inputParts_.isEmpty()) {
+            inputParts_ = other.inputParts_;
+            bitField0_ = (bitField0_ & ~0x00200000);
+          } else {
+            ensureInputPartsIsMutable();
+            inputParts_.addAll(other.inputParts_);
+          }
+          onChanged();
+        }
+      } else {
+        if (!other.inputParts_.isEmpty()) {
+          if (inputPartsBuilder_.isEmpty()) {
+            inputPartsBuilder_.dispose();
+            inputPartsBuilder_ = null;
+            inputParts_ = other.inputParts_;
+            bitField0_ = (bitField0_ & ~0x00200000);
+            inputPartsBuilder_ = 
+              com.google.protobuf.GeneratedMessageV3.alwaysUseFieldBuilders ?
+                 getInputPartsFieldBuilder() : null;
+          } else {
+            inputPartsBuilder_.addAllMessages(other.inputParts_);
+          }
+        }
+      }
       if (citationsBuilder_ == null) {
         if (!other.citations_.isEmpty()) {
           if (citations_.isEmpty()) {
             citations_ = other.citations_;
-            bitField0_ = (bitField0_ & ~0x00200000);
+            bitField0_ = (bitField0_ & ~0x00400000);
           } else {
             ensureCitationsIsMutable();
             citations_.addAll(other.citations_);
@@ -2169,7 +2291,7 @@ java.lang.String defaultValue) {
             citationsBuilder_.dispose();
             citationsBuilder_ = null;
             citations_ = other.citations_;
-            bitField0_ = (bitField0_ & ~0x00200000);
+            bitField0_ = (bitField0_ & ~0x00400000);
             citationsBuilder_ = 
               com.google.protobuf.GeneratedMessageV3.alwaysUseFieldBuilders ?
                  getCitationsFieldBuilder() : null;
@@ -2180,12 +2302,12 @@ java.lang.String defaultValue) {
       }
       if (!other.getParentTaskId().isEmpty()) {
         parentTaskId_ = other.parentTaskId_;
-        bitField0_ |= 0x00400000;
+        bitField0_ |= 0x00800000;
         onChanged();
       }
       if (!other.getRootTaskId().isEmpty()) {
         rootTaskId_ = other.rootTaskId_;
-        bitField0_ |= 0x00800000;
+        bitField0_ |= 0x01000000;
         onChanged();
       }
       if (other.getDepth() != 0) {
@@ -2195,7 +2317,7 @@ java.lang.String defaultValue) {
         if (!other.children_.isEmpty()) {
           if (children_.isEmpty()) {
             children_ = other.children_;
-            bitField0_ = (bitField0_ & ~0x02000000);
+            bitField0_ = (bitField0_ & ~0x04000000);
           } else {
             ensureChildrenIsMutable();
             children_.addAll(other.children_);
@@ -2208,7 +2330,7 @@ java.lang.String defaultValue) {
             childrenBuilder_.dispose();
             childrenBuilder_ = null;
             children_ = other.children_;
-            bitField0_ = (bitField0_ & ~0x02000000);
+            bitField0_ = (bitField0_ & ~0x04000000);
             childrenBuilder_ = 
               com.google.protobuf.GeneratedMessageV3.alwaysUseFieldBuilders ?
                  getChildrenFieldBuilder() : null;
@@ -2366,17 +2488,17 @@ java.lang.String defaultValue) {
             } // case 162
             case 170: {
               parentTaskId_ = input.readStringRequireUtf8();
-              bitField0_ |= 0x00400000;
+              bitField0_ |= 0x00800000;
               break;
             } // case 170
             case 178: {
               rootTaskId_ = input.readStringRequireUtf8();
-              bitField0_ |= 0x00800000;
+              bitField0_ |= 0x01000000;
               break;
             } // case 178
             case 184: {
               depth_ = input.readUInt32();
-              bitField0_ |= 0x01000000;
+              bitField0_ |= 0x02000000;
               break;
             } // case 184
             case 194: {
@@ -2422,9 +2544,22 @@ java.lang.String defaultValue) {
               input.readMessage(
                   getReplayFieldBuilder().getBuilder(),
                   extensionRegistry);
-              bitField0_ |= 0x04000000;
+              bitField0_ |= 0x08000000;
               break;
             } // case 338
+            case 346: {
+              dev.agentd.v1.ArtifactReference m =
+                  input.readMessage(
+                      dev.agentd.v1.ArtifactReference.parser(),
+                      extensionRegistry);
+              if (inputPartsBuilder_ == null) {
+                ensureInputPartsIsMutable();
+                inputParts_.add(m);
+              } else {
+                inputPartsBuilder_.addMessage(m);
+              }
+              break;
+            } // case 346
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -4984,12 +5119,342 @@ java.lang.String defaultValue) {
       return artifactsBuilder_;
     }
 
+    private java.util.List<dev.agentd.v1.ArtifactReference> inputParts_ =
+      java.util.Collections.emptyList();
+    private void ensureInputPartsIsMutable() {
+      if (!((bitField0_ & 0x00200000) != 0)) {
+        inputParts_ = new java.util.ArrayList<dev.agentd.v1.ArtifactReference>(inputParts_);
+        bitField0_ |= 0x00200000;
+       }
+    }
+
+    private com.google.protobuf.RepeatedFieldBuilderV3<
+        dev.agentd.v1.ArtifactReference, dev.agentd.v1.ArtifactReference.Builder, dev.agentd.v1.ArtifactReferenceOrBuilder> inputPartsBuilder_;
+
+    /**
+     * <pre>
+     * The files and images the task was given with its input
+     * (`ExecuteRequest.parts`), each an artifact of the task, in their order.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ArtifactReference input_parts = 43;</code>
+     */
+    public java.util.List<dev.agentd.v1.ArtifactReference> getInputPartsList() {
+      if (inputPartsBuilder_ == null) {
+        return java.util.Collections.unmodifiableList(inputParts_);
+      } else {
+        return inputPartsBuilder_.getMessageList();
+      }
+    }
+    /**
+     * <pre>
+     * The files and images the task was given with its input
+     * (`ExecuteRequest.parts`), each an artifact of the task, in their order.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ArtifactReference input_parts = 43;</code>
+     */
+    public int getInputPartsCount() {
+      if (inputPartsBuilder_ == null) {
+        return inputParts_.size();
+      } else {
+        return inputPartsBuilder_.getCount();
+      }
+    }
+    /**
+     * <pre>
+     * The files and images the task was given with its input
+     * (`ExecuteRequest.parts`), each an artifact of the task, in their order.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ArtifactReference input_parts = 43;</code>
+     */
+    public dev.agentd.v1.ArtifactReference getInputParts(int index) {
+      if (inputPartsBuilder_ == null) {
+        return inputParts_.get(index);
+      } else {
+        return inputPartsBuilder_.getMessage(index);
+      }
+    }
+    /**
+     * <pre>
+     * The files and images the task was given with its input
+     * (`ExecuteRequest.parts`), each an artifact of the task, in their order.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ArtifactReference input_parts = 43;</code>
+     */
+    public Builder setInputParts(
+        int index, dev.agentd.v1.ArtifactReference value) {
+      if (inputPartsBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureInputPartsIsMutable();
+        inputParts_.set(index, value);
+        onChanged();
+      } else {
+        inputPartsBuilder_.setMessage(index, value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The files and images the task was given with its input
+     * (`ExecuteRequest.parts`), each an artifact of the task, in their order.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ArtifactReference input_parts = 43;</code>
+     */
+    public Builder setInputParts(
+        int index, dev.agentd.v1.ArtifactReference.Builder builderForValue) {
+      if (inputPartsBuilder_ == null) {
+        ensureInputPartsIsMutable();
+        inputParts_.set(index, builderForValue.build());
+        onChanged();
+      } else {
+        inputPartsBuilder_.setMessage(index, builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The files and images the task was given with its input
+     * (`ExecuteRequest.parts`), each an artifact of the task, in their order.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ArtifactReference input_parts = 43;</code>
+     */
+    public Builder addInputParts(dev.agentd.v1.ArtifactReference value) {
+      if (inputPartsBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureInputPartsIsMutable();
+        inputParts_.add(value);
+        onChanged();
+      } else {
+        inputPartsBuilder_.addMessage(value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The files and images the task was given with its input
+     * (`ExecuteRequest.parts`), each an artifact of the task, in their order.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ArtifactReference input_parts = 43;</code>
+     */
+    public Builder addInputParts(
+        int index, dev.agentd.v1.ArtifactReference value) {
+      if (inputPartsBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureInputPartsIsMutable();
+        inputParts_.add(index, value);
+        onChanged();
+      } else {
+        inputPartsBuilder_.addMessage(index, value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The files and images the task was given with its input
+     * (`ExecuteRequest.parts`), each an artifact of the task, in their order.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ArtifactReference input_parts = 43;</code>
+     */
+    public Builder addInputParts(
+        dev.agentd.v1.ArtifactReference.Builder builderForValue) {
+      if (inputPartsBuilder_ == null) {
+        ensureInputPartsIsMutable();
+        inputParts_.add(builderForValue.build());
+        onChanged();
+      } else {
+        inputPartsBuilder_.addMessage(builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The files and images the task was given with its input
+     * (`ExecuteRequest.parts`), each an artifact of the task, in their order.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ArtifactReference input_parts = 43;</code>
+     */
+    public Builder addInputParts(
+        int index, dev.agentd.v1.ArtifactReference.Builder builderForValue) {
+      if (inputPartsBuilder_ == null) {
+        ensureInputPartsIsMutable();
+        inputParts_.add(index, builderForValue.build());
+        onChanged();
+      } else {
+        inputPartsBuilder_.addMessage(index, builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The files and images the task was given with its input
+     * (`ExecuteRequest.parts`), each an artifact of the task, in their order.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ArtifactReference input_parts = 43;</code>
+     */
+    public Builder addAllInputParts(
+        java.lang.Iterable<? extends dev.agentd.v1.ArtifactReference> values) {
+      if (inputPartsBuilder_ == null) {
+        ensureInputPartsIsMutable();
+        com.google.protobuf.AbstractMessageLite.Builder.addAll(
+            values, inputParts_);
+        onChanged();
+      } else {
+        inputPartsBuilder_.addAllMessages(values);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The files and images the task was given with its input
+     * (`ExecuteRequest.parts`), each an artifact of the task, in their order.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ArtifactReference input_parts = 43;</code>
+     */
+    public Builder clearInputParts() {
+      if (inputPartsBuilder_ == null) {
+        inputParts_ = java.util.Collections.emptyList();
+        bitField0_ = (bitField0_ & ~0x00200000);
+        onChanged();
+      } else {
+        inputPartsBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The files and images the task was given with its input
+     * (`ExecuteRequest.parts`), each an artifact of the task, in their order.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ArtifactReference input_parts = 43;</code>
+     */
+    public Builder removeInputParts(int index) {
+      if (inputPartsBuilder_ == null) {
+        ensureInputPartsIsMutable();
+        inputParts_.remove(index);
+        onChanged();
+      } else {
+        inputPartsBuilder_.remove(index);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The files and images the task was given with its input
+     * (`ExecuteRequest.parts`), each an artifact of the task, in their order.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ArtifactReference input_parts = 43;</code>
+     */
+    public dev.agentd.v1.ArtifactReference.Builder getInputPartsBuilder(
+        int index) {
+      return getInputPartsFieldBuilder().getBuilder(index);
+    }
+    /**
+     * <pre>
+     * The files and images the task was given with its input
+     * (`ExecuteRequest.parts`), each an artifact of the task, in their order.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ArtifactReference input_parts = 43;</code>
+     */
+    public dev.agentd.v1.ArtifactReferenceOrBuilder getInputPartsOrBuilder(
+        int index) {
+      if (inputPartsBuilder_ == null) {
+        return inputParts_.get(index);  } else {
+        return inputPartsBuilder_.getMessageOrBuilder(index);
+      }
+    }
+    /**
+     * <pre>
+     * The files and images the task was given with its input
+     * (`ExecuteRequest.parts`), each an artifact of the task, in their order.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ArtifactReference input_parts = 43;</code>
+     */
+    public java.util.List<? extends dev.agentd.v1.ArtifactReferenceOrBuilder> 
+         getInputPartsOrBuilderList() {
+      if (inputPartsBuilder_ != null) {
+        return inputPartsBuilder_.getMessageOrBuilderList();
+      } else {
+        return java.util.Collections.unmodifiableList(inputParts_);
+      }
+    }
+    /**
+     * <pre>
+     * The files and images the task was given with its input
+     * (`ExecuteRequest.parts`), each an artifact of the task, in their order.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ArtifactReference input_parts = 43;</code>
+     */
+    public dev.agentd.v1.ArtifactReference.Builder addInputPartsBuilder() {
+      return getInputPartsFieldBuilder().addBuilder(
+          dev.agentd.v1.ArtifactReference.getDefaultInstance());
+    }
+    /**
+     * <pre>
+     * The files and images the task was given with its input
+     * (`ExecuteRequest.parts`), each an artifact of the task, in their order.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ArtifactReference input_parts = 43;</code>
+     */
+    public dev.agentd.v1.ArtifactReference.Builder addInputPartsBuilder(
+        int index) {
+      return getInputPartsFieldBuilder().addBuilder(
+          index, dev.agentd.v1.ArtifactReference.getDefaultInstance());
+    }
+    /**
+     * <pre>
+     * The files and images the task was given with its input
+     * (`ExecuteRequest.parts`), each an artifact of the task, in their order.
+     * </pre>
+     *
+     * <code>repeated .agentd.v1.ArtifactReference input_parts = 43;</code>
+     */
+    public java.util.List<dev.agentd.v1.ArtifactReference.Builder> 
+         getInputPartsBuilderList() {
+      return getInputPartsFieldBuilder().getBuilderList();
+    }
+    private com.google.protobuf.RepeatedFieldBuilderV3<
+        dev.agentd.v1.ArtifactReference, dev.agentd.v1.ArtifactReference.Builder, dev.agentd.v1.ArtifactReferenceOrBuilder> 
+        getInputPartsFieldBuilder() {
+      if (inputPartsBuilder_ == null) {
+        inputPartsBuilder_ = new com.google.protobuf.RepeatedFieldBuilderV3<
+            dev.agentd.v1.ArtifactReference, dev.agentd.v1.ArtifactReference.Builder, dev.agentd.v1.ArtifactReferenceOrBuilder>(
+                inputParts_,
+                ((bitField0_ & 0x00200000) != 0),
+                getParentForChildren(),
+                isClean());
+        inputParts_ = null;
+      }
+      return inputPartsBuilder_;
+    }
+
     private java.util.List<dev.agentd.v1.Citation> citations_ =
       java.util.Collections.emptyList();
     private void ensureCitationsIsMutable() {
-      if (!((bitField0_ & 0x00200000) != 0)) {
+      if (!((bitField0_ & 0x00400000) != 0)) {
         citations_ = new java.util.ArrayList<dev.agentd.v1.Citation>(citations_);
-        bitField0_ |= 0x00200000;
+        bitField0_ |= 0x00400000;
        }
     }
 
@@ -5194,7 +5659,7 @@ java.lang.String defaultValue) {
     public Builder clearCitations() {
       if (citationsBuilder_ == null) {
         citations_ = java.util.Collections.emptyList();
-        bitField0_ = (bitField0_ & ~0x00200000);
+        bitField0_ = (bitField0_ & ~0x00400000);
         onChanged();
       } else {
         citationsBuilder_.clear();
@@ -5306,7 +5771,7 @@ java.lang.String defaultValue) {
         citationsBuilder_ = new com.google.protobuf.RepeatedFieldBuilderV3<
             dev.agentd.v1.Citation, dev.agentd.v1.Citation.Builder, dev.agentd.v1.CitationOrBuilder>(
                 citations_,
-                ((bitField0_ & 0x00200000) != 0),
+                ((bitField0_ & 0x00400000) != 0),
                 getParentForChildren(),
                 isClean());
         citations_ = null;
@@ -5372,7 +5837,7 @@ java.lang.String defaultValue) {
         java.lang.String value) {
       if (value == null) { throw new NullPointerException(); }
       parentTaskId_ = value;
-      bitField0_ |= 0x00400000;
+      bitField0_ |= 0x00800000;
       onChanged();
       return this;
     }
@@ -5387,7 +5852,7 @@ java.lang.String defaultValue) {
      */
     public Builder clearParentTaskId() {
       parentTaskId_ = getDefaultInstance().getParentTaskId();
-      bitField0_ = (bitField0_ & ~0x00400000);
+      bitField0_ = (bitField0_ & ~0x00800000);
       onChanged();
       return this;
     }
@@ -5406,7 +5871,7 @@ java.lang.String defaultValue) {
       if (value == null) { throw new NullPointerException(); }
       checkByteStringIsUtf8(value);
       parentTaskId_ = value;
-      bitField0_ |= 0x00400000;
+      bitField0_ |= 0x00800000;
       onChanged();
       return this;
     }
@@ -5466,7 +5931,7 @@ java.lang.String defaultValue) {
         java.lang.String value) {
       if (value == null) { throw new NullPointerException(); }
       rootTaskId_ = value;
-      bitField0_ |= 0x00800000;
+      bitField0_ |= 0x01000000;
       onChanged();
       return this;
     }
@@ -5480,7 +5945,7 @@ java.lang.String defaultValue) {
      */
     public Builder clearRootTaskId() {
       rootTaskId_ = getDefaultInstance().getRootTaskId();
-      bitField0_ = (bitField0_ & ~0x00800000);
+      bitField0_ = (bitField0_ & ~0x01000000);
       onChanged();
       return this;
     }
@@ -5498,7 +5963,7 @@ java.lang.String defaultValue) {
       if (value == null) { throw new NullPointerException(); }
       checkByteStringIsUtf8(value);
       rootTaskId_ = value;
-      bitField0_ |= 0x00800000;
+      bitField0_ |= 0x01000000;
       onChanged();
       return this;
     }
@@ -5528,7 +5993,7 @@ java.lang.String defaultValue) {
     public Builder setDepth(int value) {
       
       depth_ = value;
-      bitField0_ |= 0x01000000;
+      bitField0_ |= 0x02000000;
       onChanged();
       return this;
     }
@@ -5541,7 +6006,7 @@ java.lang.String defaultValue) {
      * @return This builder for chaining.
      */
     public Builder clearDepth() {
-      bitField0_ = (bitField0_ & ~0x01000000);
+      bitField0_ = (bitField0_ & ~0x02000000);
       depth_ = 0;
       onChanged();
       return this;
@@ -5550,9 +6015,9 @@ java.lang.String defaultValue) {
     private java.util.List<dev.agentd.v1.SubtaskSummary> children_ =
       java.util.Collections.emptyList();
     private void ensureChildrenIsMutable() {
-      if (!((bitField0_ & 0x02000000) != 0)) {
+      if (!((bitField0_ & 0x04000000) != 0)) {
         children_ = new java.util.ArrayList<dev.agentd.v1.SubtaskSummary>(children_);
-        bitField0_ |= 0x02000000;
+        bitField0_ |= 0x04000000;
        }
     }
 
@@ -5757,7 +6222,7 @@ java.lang.String defaultValue) {
     public Builder clearChildren() {
       if (childrenBuilder_ == null) {
         children_ = java.util.Collections.emptyList();
-        bitField0_ = (bitField0_ & ~0x02000000);
+        bitField0_ = (bitField0_ & ~0x04000000);
         onChanged();
       } else {
         childrenBuilder_.clear();
@@ -5869,7 +6334,7 @@ java.lang.String defaultValue) {
         childrenBuilder_ = new com.google.protobuf.RepeatedFieldBuilderV3<
             dev.agentd.v1.SubtaskSummary, dev.agentd.v1.SubtaskSummary.Builder, dev.agentd.v1.SubtaskSummaryOrBuilder>(
                 children_,
-                ((bitField0_ & 0x02000000) != 0),
+                ((bitField0_ & 0x04000000) != 0),
                 getParentForChildren(),
                 isClean());
         children_ = null;
@@ -5890,7 +6355,7 @@ java.lang.String defaultValue) {
      * @return Whether the replay field is set.
      */
     public boolean hasReplay() {
-      return ((bitField0_ & 0x04000000) != 0);
+      return ((bitField0_ & 0x08000000) != 0);
     }
     /**
      * <pre>
@@ -5925,7 +6390,7 @@ java.lang.String defaultValue) {
       } else {
         replayBuilder_.setMessage(value);
       }
-      bitField0_ |= 0x04000000;
+      bitField0_ |= 0x08000000;
       onChanged();
       return this;
     }
@@ -5944,7 +6409,7 @@ java.lang.String defaultValue) {
       } else {
         replayBuilder_.setMessage(builderForValue.build());
       }
-      bitField0_ |= 0x04000000;
+      bitField0_ |= 0x08000000;
       onChanged();
       return this;
     }
@@ -5958,7 +6423,7 @@ java.lang.String defaultValue) {
      */
     public Builder mergeReplay(dev.agentd.v1.ReplayInfo value) {
       if (replayBuilder_ == null) {
-        if (((bitField0_ & 0x04000000) != 0) &&
+        if (((bitField0_ & 0x08000000) != 0) &&
           replay_ != null &&
           replay_ != dev.agentd.v1.ReplayInfo.getDefaultInstance()) {
           getReplayBuilder().mergeFrom(value);
@@ -5968,7 +6433,7 @@ java.lang.String defaultValue) {
       } else {
         replayBuilder_.mergeFrom(value);
       }
-      bitField0_ |= 0x04000000;
+      bitField0_ |= 0x08000000;
       onChanged();
       return this;
     }
@@ -5981,7 +6446,7 @@ java.lang.String defaultValue) {
      * <code>.agentd.v1.ReplayInfo replay = 42;</code>
      */
     public Builder clearReplay() {
-      bitField0_ = (bitField0_ & ~0x04000000);
+      bitField0_ = (bitField0_ & ~0x08000000);
       replay_ = null;
       if (replayBuilder_ != null) {
         replayBuilder_.dispose();
@@ -5999,7 +6464,7 @@ java.lang.String defaultValue) {
      * <code>.agentd.v1.ReplayInfo replay = 42;</code>
      */
     public dev.agentd.v1.ReplayInfo.Builder getReplayBuilder() {
-      bitField0_ |= 0x04000000;
+      bitField0_ |= 0x08000000;
       onChanged();
       return getReplayFieldBuilder().getBuilder();
     }

@@ -524,6 +524,55 @@ java.lang.String defaultValue);
 
   /**
    * <pre>
+   * The files and images the task was given with its input
+   * (`ExecuteRequest.parts`), each an artifact of the task, in their order.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.ArtifactReference input_parts = 43;</code>
+   */
+  java.util.List<dev.agentd.v1.ArtifactReference> 
+      getInputPartsList();
+  /**
+   * <pre>
+   * The files and images the task was given with its input
+   * (`ExecuteRequest.parts`), each an artifact of the task, in their order.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.ArtifactReference input_parts = 43;</code>
+   */
+  dev.agentd.v1.ArtifactReference getInputParts(int index);
+  /**
+   * <pre>
+   * The files and images the task was given with its input
+   * (`ExecuteRequest.parts`), each an artifact of the task, in their order.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.ArtifactReference input_parts = 43;</code>
+   */
+  int getInputPartsCount();
+  /**
+   * <pre>
+   * The files and images the task was given with its input
+   * (`ExecuteRequest.parts`), each an artifact of the task, in their order.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.ArtifactReference input_parts = 43;</code>
+   */
+  java.util.List<? extends dev.agentd.v1.ArtifactReferenceOrBuilder> 
+      getInputPartsOrBuilderList();
+  /**
+   * <pre>
+   * The files and images the task was given with its input
+   * (`ExecuteRequest.parts`), each an artifact of the task, in their order.
+   * </pre>
+   *
+   * <code>repeated .agentd.v1.ArtifactReference input_parts = 43;</code>
+   */
+  dev.agentd.v1.ArtifactReferenceOrBuilder getInputPartsOrBuilder(
+      int index);
+
+  /**
+   * <pre>
    * The knowledge base passages the task's search_knowledge calls retrieved
    * (as on its FinalAnswer event); empty until it completes.
    * </pre>

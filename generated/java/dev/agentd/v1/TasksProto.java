@@ -81,7 +81,7 @@ public final class TasksProto {
       "timated_total_seconds\030\002 \001(\001\022\020\n\010revision\030" +
       "\003 \001(\r\"5\n\010Progress\022\024\n\014current_step\030\001 \001(\r\022" +
       "\023\n\013total_steps\030\002 \001(\r\",\n\tTaskError\022\016\n\006rea" +
-      "son\030\001 \001(\t\022\017\n\007message\030\002 \001(\t\"\216\007\n\004Task\022\017\n\007t" +
+      "son\030\001 \001(\t\022\017\n\007message\030\002 \001(\t\"\301\007\n\004Task\022\017\n\007t" +
       "ask_id\030\001 \001(\t\022%\n\006status\030\002 \001(\0162\025.agentd.v1" +
       ".TaskStatus\022\014\n\004task\030\003 \001(\t\022&\n\004mode\030\004 \001(\0162" +
       "\030.agentd.v1.ExecutionMode\022\035\n\004plan\030\005 \001(\0132" +
@@ -98,39 +98,40 @@ public final class TasksProto {
       "gentd.v1.Task.LabelsEntry\022\020\n\010trace_id\030\021 " +
       "\001(\t\022\017\n\007partial\030\022 \001(\010\022\r\n\005agent\030\023 \001(\t\022\027\n\017c" +
       "onversation_id\030\024 \001(\t\022-\n\tartifacts\030\032 \003(\0132" +
-      "\032.agentd.v1.ArtifactSummary\022&\n\tcitations" +
-      "\030) \003(\0132\023.agentd.v1.Citation\022\026\n\016parent_ta" +
-      "sk_id\030\025 \001(\t\022\024\n\014root_task_id\030\026 \001(\t\022\r\n\005dep" +
-      "th\030\027 \001(\r\022+\n\010children\030\030 \003(\0132\031.agentd.v1.S" +
-      "ubtaskSummary\022%\n\006replay\030* \001(\0132\025.agentd.v" +
-      "1.ReplayInfo\032-\n\013LabelsEntry\022\013\n\003key\030\001 \001(\t" +
-      "\022\r\n\005value\030\002 \001(\t:\0028\001\"\214\001\n\016SubtaskSummary\022\017" +
-      "\n\007task_id\030\001 \001(\t\022\r\n\005agent\030\002 \001(\t\022%\n\006status" +
-      "\030\003 \001(\0162\025.agentd.v1.TaskStatus\022$\n\005usage\030\004" +
-      " \001(\0132\025.agentd.v1.TokenUsage\022\r\n\005panel\030\005 \001" +
-      "(\t*\311\001\n\nTaskStatus\022\033\n\027TASK_STATUS_UNSPECI" +
-      "FIED\020\000\022\027\n\023TASK_STATUS_PENDING\020\001\022\027\n\023TASK_" +
-      "STATUS_RUNNING\020\002\022\036\n\032TASK_STATUS_INPUT_RE" +
-      "QUIRED\020\003\022\031\n\025TASK_STATUS_COMPLETED\020\004\022\026\n\022T" +
-      "ASK_STATUS_FAILED\020\005\022\031\n\025TASK_STATUS_CANCE" +
-      "LLED\020\006*\261\001\n\rExecutionMode\022\036\n\032EXECUTION_MO" +
-      "DE_UNSPECIFIED\020\000\022\027\n\023EXECUTION_MODE_AUTO\020" +
-      "\001\022#\n\037EXECUTION_MODE_FUNCTION_CALLING\020\002\022\035" +
-      "\n\031EXECUTION_MODE_TEXT_REACT\020\003\022#\n\037EXECUTI" +
-      "ON_MODE_PLAN_AND_EXECUTE\020\004*\254\003\n\nStopReaso" +
-      "n\022\033\n\027STOP_REASON_UNSPECIFIED\020\000\022\034\n\030STOP_R" +
-      "EASON_FINAL_ANSWER\020\001\022\036\n\032STOP_REASON_MAX_" +
-      "ITERATIONS\020\002\022\036\n\032STOP_REASON_PLAN_TOO_LAR" +
-      "GE\020\003\022\034\n\030STOP_REASON_STEP_TIMEOUT\020\004\022\030\n\024ST" +
-      "OP_REASON_DEADLINE\020\005\022\034\n\030STOP_REASON_TOKE" +
-      "N_BUDGET\020\006\022\"\n\036STOP_REASON_REPEATED_TOOL_" +
-      "CALL\020\007\022\031\n\025STOP_REASON_CANCELLED\020\010\022\025\n\021STO" +
-      "P_REASON_ERROR\020\t\022\035\n\031STOP_REASON_TOOL_FAI" +
-      "LURES\020\031\022\033\n\027STOP_REASON_STEP_FAILED\020\032\022\031\n\025" +
-      "STOP_REASON_GUARDRAIL\020\033\022 \n\034STOP_REASON_B" +
-      "UDGET_EXHAUSTED\020\034B@\n\rdev.agentd.v1B\nTask" +
-      "sProtoP\001Z!agentd.dev/gen/agentd/v1;agent" +
-      "dv1b\006proto3"
+      "\032.agentd.v1.ArtifactSummary\0221\n\013input_par" +
+      "ts\030+ \003(\0132\034.agentd.v1.ArtifactReference\022&" +
+      "\n\tcitations\030) \003(\0132\023.agentd.v1.Citation\022\026" +
+      "\n\016parent_task_id\030\025 \001(\t\022\024\n\014root_task_id\030\026" +
+      " \001(\t\022\r\n\005depth\030\027 \001(\r\022+\n\010children\030\030 \003(\0132\031." +
+      "agentd.v1.SubtaskSummary\022%\n\006replay\030* \001(\013" +
+      "2\025.agentd.v1.ReplayInfo\032-\n\013LabelsEntry\022\013" +
+      "\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001\"\214\001\n\016Subta" +
+      "skSummary\022\017\n\007task_id\030\001 \001(\t\022\r\n\005agent\030\002 \001(" +
+      "\t\022%\n\006status\030\003 \001(\0162\025.agentd.v1.TaskStatus" +
+      "\022$\n\005usage\030\004 \001(\0132\025.agentd.v1.TokenUsage\022\r" +
+      "\n\005panel\030\005 \001(\t*\311\001\n\nTaskStatus\022\033\n\027TASK_STA" +
+      "TUS_UNSPECIFIED\020\000\022\027\n\023TASK_STATUS_PENDING" +
+      "\020\001\022\027\n\023TASK_STATUS_RUNNING\020\002\022\036\n\032TASK_STAT" +
+      "US_INPUT_REQUIRED\020\003\022\031\n\025TASK_STATUS_COMPL" +
+      "ETED\020\004\022\026\n\022TASK_STATUS_FAILED\020\005\022\031\n\025TASK_S" +
+      "TATUS_CANCELLED\020\006*\261\001\n\rExecutionMode\022\036\n\032E" +
+      "XECUTION_MODE_UNSPECIFIED\020\000\022\027\n\023EXECUTION" +
+      "_MODE_AUTO\020\001\022#\n\037EXECUTION_MODE_FUNCTION_" +
+      "CALLING\020\002\022\035\n\031EXECUTION_MODE_TEXT_REACT\020\003" +
+      "\022#\n\037EXECUTION_MODE_PLAN_AND_EXECUTE\020\004*\254\003" +
+      "\n\nStopReason\022\033\n\027STOP_REASON_UNSPECIFIED\020" +
+      "\000\022\034\n\030STOP_REASON_FINAL_ANSWER\020\001\022\036\n\032STOP_" +
+      "REASON_MAX_ITERATIONS\020\002\022\036\n\032STOP_REASON_P" +
+      "LAN_TOO_LARGE\020\003\022\034\n\030STOP_REASON_STEP_TIME" +
+      "OUT\020\004\022\030\n\024STOP_REASON_DEADLINE\020\005\022\034\n\030STOP_" +
+      "REASON_TOKEN_BUDGET\020\006\022\"\n\036STOP_REASON_REP" +
+      "EATED_TOOL_CALL\020\007\022\031\n\025STOP_REASON_CANCELL" +
+      "ED\020\010\022\025\n\021STOP_REASON_ERROR\020\t\022\035\n\031STOP_REAS" +
+      "ON_TOOL_FAILURES\020\031\022\033\n\027STOP_REASON_STEP_F" +
+      "AILED\020\032\022\031\n\025STOP_REASON_GUARDRAIL\020\033\022 \n\034ST" +
+      "OP_REASON_BUDGET_EXHAUSTED\020\034B@\n\rdev.agen" +
+      "td.v1B\nTasksProtoP\001Z!agentd.dev/gen/agen" +
+      "td/v1;agentdv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -176,7 +177,7 @@ public final class TasksProto {
     internal_static_agentd_v1_Task_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_Task_descriptor,
-        new java.lang.String[] { "TaskId", "Status", "Task", "Mode", "Plan", "Progress", "FinalAnswer", "Error", "Usage", "CreateTime", "UpdateTime", "StopReason", "StopDetail", "LastSequence", "Context", "Labels", "TraceId", "Partial", "Agent", "ConversationId", "Artifacts", "Citations", "ParentTaskId", "RootTaskId", "Depth", "Children", "Replay", });
+        new java.lang.String[] { "TaskId", "Status", "Task", "Mode", "Plan", "Progress", "FinalAnswer", "Error", "Usage", "CreateTime", "UpdateTime", "StopReason", "StopDetail", "LastSequence", "Context", "Labels", "TraceId", "Partial", "Agent", "ConversationId", "Artifacts", "InputParts", "Citations", "ParentTaskId", "RootTaskId", "Depth", "Children", "Replay", });
     internal_static_agentd_v1_Task_LabelsEntry_descriptor =
       internal_static_agentd_v1_Task_descriptor.getNestedTypes().get(0);
     internal_static_agentd_v1_Task_LabelsEntry_fieldAccessorTable = new
