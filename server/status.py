@@ -68,6 +68,7 @@ STATUS_TABLE: dict[type[errors.AgentdError], grpc.StatusCode] = {
     errors.PromotionRefusedError: grpc.StatusCode.FAILED_PRECONDITION,
     errors.ScheduleNotFoundError: grpc.StatusCode.NOT_FOUND,
     errors.TriggerNotFoundError: grpc.StatusCode.NOT_FOUND,
+    errors.PrincipalStandingError: grpc.StatusCode.PERMISSION_DENIED,
     errors.EtagMismatchError: grpc.StatusCode.ABORTED,
     errors.InputPartUnavailableError: grpc.StatusCode.FAILED_PRECONDITION,
 }

@@ -56,9 +56,12 @@ from core.errors.knowledge import (
     MemoryUnavailableError,
 )
 from core.errors.schedules import (
+    BodyNotTextError,
     EtagMismatchError,
+    PrincipalStandingError,
     ScheduleNotFoundError,
     TriggerNotFoundError,
+    TriggerSignatureError,
 )
 from core.errors.secrets import KeyRequiredError, SecretUnreadableError, WebhookNotFoundError
 from core.errors.tasks import (
@@ -93,6 +96,7 @@ __all__ = [
     "AgentdError",
     "ApprovalNotPendingError",
     "ArtifactNotFoundError",
+    "BodyNotTextError",
     "BudgetExhaustedError",
     "BudgetExistsError",
     "BudgetNotFoundError",
@@ -127,6 +131,7 @@ __all__ = [
     "PathOutsideWorkspaceError",
     "PermissionDeniedError",
     "PlanInvalidError",
+    "PrincipalStandingError",
     "PromotionRefusedError",
     "RateLimitedError",
     "RequestTooLargeError",
@@ -145,6 +150,7 @@ __all__ = [
     "ToolUnavailableError",
     "TraceNotFoundError",
     "TriggerNotFoundError",
+    "TriggerSignatureError",
     "UnauthenticatedError",
     "UnimplementedError",
     "WebhookNotFoundError",

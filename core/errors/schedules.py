@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.errors.base import AgentdError
+from core.errors.base import AgentdError, FieldViolation, InvalidArgumentError, UnauthenticatedError
 
 
 class ScheduleNotFoundError(AgentdError):
@@ -34,4 +34,39 @@ class EtagMismatchError(AgentdError):
             f"{resource} changed since it was read (its etag is now {current!r}); read it "
             "again and retry",
             metadata={"resource": resource, "etag": current},
+        )
+
+
+class TriggerSignatureError(UnauthenticatedError):
+    """A delivery to a trigger whose signature does not verify with its secret(s), or
+    whose timestamp is outside the window (HTTP 401). Said the same whatever was wrong
+    with the signature: a sender learns nothing of the secret from it."""
+
+    def __init__(self, detail: str) -> None:
+        self.detail = detail
+        AgentdError.__init__(self, f"the delivery is refused: {detail}")
+
+
+class PrincipalStandingError(AgentdError):
+    """The principal a trigger (or schedule) runs as may no longer start its task: its
+    key was revoked, or it no longer holds a role it needs (HTTP 403, the reason named)."""
+
+    reason = "PERMISSION_DENIED"
+
+    def __init__(self, principal: str, why: str) -> None:
+        self.principal = principal
+        self.why = why
+        super().__init__(
+            f"{principal!r} may no longer start this task: {why}",
+            metadata={"principal": principal},
+        )
+
+
+class BodyNotTextError(InvalidArgumentError):
+    """A delivery's body that is neither JSON nor UTF-8 text (HTTP 415)."""
+
+    def __init__(self, content_type: str) -> None:
+        self.content_type = content_type
+        super().__init__(
+            [FieldViolation("body", f"is not JSON nor UTF-8 text (content-type {content_type!r})")]
         )

@@ -1,7 +1,8 @@
 """Standard Webhooks signatures (https://www.standardwebhooks.com): a delivery carries
 `webhook-id`, `webhook-timestamp` (Unix seconds) and `webhook-signature`
 (`v1,<base64 of HMAC-SHA256 over "<id>.<timestamp>.<body>">`), keyed with the secret's
-bytes; a secret is `whsec_` and 24 to 64 random bytes in base64."""
+bytes; a secret is `whsec_` and 24 to 64 random bytes in base64. The same primitive
+signs outbound deliveries (webhooks) and verifies inbound ones (triggers)."""
 
 from __future__ import annotations
 
@@ -45,6 +46,18 @@ def signature(secret: str, event_id: str, timestamp: int, body: bytes) -> str:
     signed = f"{event_id}.{timestamp}.".encode() + body
     digest = hmac.new(_key(secret), signed, hashlib.sha256).digest()
     return "v1," + base64.b64encode(digest).decode()
+
+
+def verifies(secret: str, event_id: str, timestamp: int, body: bytes, header: str) -> bool:
+    """Whether one of the space-separated signatures of a `webhook-signature` `header`
+    is `secret`'s of `body` sent as `event_id` at `timestamp` (compared in constant time;
+    signatures of other versions than `v1` are passed over)."""
+    expected = signature(secret, event_id, timestamp, body).encode()
+    found = False
+    for given in header.split():
+        if given.startswith("v1,") and hmac.compare_digest(given.encode(), expected):
+            found = True  # no early return: the time taken does not say which one matched
+    return found
 
 
 def signed_headers(

@@ -30,6 +30,8 @@ OUTCOME = "agentd_outcome"
 """The request state's key of the call's audit code and task id (set by the door)."""
 PUBLIC = "agentd_public"
 """The attribute `public` marks a route with."""
+SIGNED = "agentd_signed"
+"""The attribute `signed` marks a route with."""
 
 R = TypeVar("R", bound=BaseRoute)
 
@@ -83,6 +85,20 @@ def public(route: R) -> R:
 
 def is_public(route: BaseRoute) -> bool:
     return getattr(route, PUBLIC, False) is True
+
+
+def signed(route: R) -> R:
+    """Mark `route` as one whose requests carry their own credentials (a trigger's
+    delivery, signed with the trigger's secret, which the door verifies): the guard asks
+    no API key or JWT for it, but keeps the body limit, takes the rate-limit token (the
+    caller is `sender:<path>`, of no tenant, until the door knows better) and writes the
+    audit record."""
+    setattr(route, SIGNED, True)
+    return route
+
+
+def is_signed(route: BaseRoute) -> bool:
+    return getattr(route, SIGNED, False) is True
 
 
 def jsonrpc_method(body: bytes) -> str | None:

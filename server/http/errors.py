@@ -47,6 +47,7 @@ CODE_NAMES: dict[int, str] = {
     405: "UNIMPLEMENTED",
     409: "ABORTED",
     413: "INVALID_ARGUMENT",
+    415: "INVALID_ARGUMENT",
     429: "RESOURCE_EXHAUSTED",
     499: "CANCELLED",
     501: "UNIMPLEMENTED",
@@ -65,9 +66,12 @@ def code_name(status: int) -> str:
 
 
 def http_status(error: errors.AgentdError) -> int:
-    """The HTTP status of `error`: its gRPC code's, but 413 for a request too large."""
+    """The HTTP status of `error`: its gRPC code's, but 413 for a request too large and
+    415 for a body neither JSON nor text."""
     if isinstance(error, errors.RequestTooLargeError):
         return 413
+    if isinstance(error, errors.BodyNotTextError):
+        return 415
     return HTTP_STATUS.get(status_code_for(error), 500)
 
 

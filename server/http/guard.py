@@ -3,9 +3,10 @@ door, the promises `server.http.door` states.
 
 In order: the door is the one whose route matches the path (none: 404, no record); a
 public route (`door.public`) is let through as anyone's. Otherwise the caller is
-authenticated from the headers, the body read within AGENTD_HTTP_MAX_BODY_BYTES (its
-content-length first, then each chunk as it comes: a body over the limit is never read
-whole), the door names the call, and a refused caller (401), an oversized body (413) or
+authenticated from the headers (a signed route's, `door.signed`, is not: its caller
+is `sender:<path>`, the door verifies the signature), the body read within
+AGENTD_HTTP_MAX_BODY_BYTES (its content-length first, then each chunk as it comes: a
+body over the limit is never read whole), the door names the call, and a refused caller (401), an oversized body (413) or
 an empty rate-limit bucket (429) is answered here: the door is never called, so nothing
 is stored. One RPC audit record is written per call, before its answer starts (a stream:
 when it starts), with the code and task id the door gave (`door.audited`), else the HTTP
@@ -27,7 +28,7 @@ from core.faults import as_store_error
 from core.identity import CallContext, Principal
 from server.calls import trace_id_from
 from server.http.checks import GuardChecks, Started
-from server.http.door import CALL, OUTCOME, Door, is_public
+from server.http.door import CALL, OUTCOME, Door, is_public, is_signed
 from server.http.errors import code_name, error_response
 from server.interceptors.auth import PUBLIC, THROTTLED, UNAUTHENTICATED
 from server.status import status_code_for
@@ -149,7 +150,8 @@ class Guard:
             if is_public(route):
                 await self._public(scope, receive, send)
             else:
-                await self._guarded(_Call(self._checks, door, scope), receive, send)
+                call = _Call(self._checks, door, scope)
+                await self._guarded(call, receive, send, signed=is_signed(route))
         except _GoneError:
             return
 
@@ -174,14 +176,19 @@ class Guard:
         except Exception as error:  # noqa: BLE001 - Redis out of reach: UNAVAILABLE
             return _fault(error, call.trace_id)
 
-    async def _guarded(self, call: _Call, receive: Receive, send: Send) -> None:
+    async def _guarded(
+        self, call: _Call, receive: Receive, send: Send, *, signed: bool = False
+    ) -> None:
         scope = call.request.scope
         refusal: AgentdError | None = None
         headers = list(call.request.headers.items())
         peer = (scope.get("client") or ("", 0))[0]
         try:
-            call.principal = await self._checks.caller(headers, peer)
-            call.principal = self._checks.acting_for(call.principal, headers)
+            if signed:  # its credentials are its signature, which the door verifies
+                call.principal = Principal(f"sender:{scope.get('path', '')[:128]}", "")
+            else:
+                call.principal = await self._checks.caller(headers, peer)
+                call.principal = self._checks.acting_for(call.principal, headers)
         except RateLimitedError as error:  # the throttle: not recorded call by call (gRPC's)
             call.principal, refusal = THROTTLED, error
         except AgentdError as error:

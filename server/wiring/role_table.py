@@ -42,5 +42,6 @@ def role_table(settings: Settings) -> RoleTable:
             Action.READ_EVALS: tuple(
                 dict.fromkeys((*settings.eval_admin_roles, *settings.auditor_roles))
             ),
+            Action.MANAGE_TRIGGERS: settings.trigger_admin_roles,
         }
     )

@@ -24,7 +24,15 @@ from agent.llm.base import Model
 from agent.llm.roles import ModelRoles
 from agent.running.artifacts import TaskArtifacts
 from agent.scheduling.inbox import Inbox
-from agentd.v1 import agent_service_pb2, evals_pb2, evals_pb2_grpc, memory_pb2, memory_pb2_grpc
+from agentd.v1 import (
+    agent_service_pb2,
+    evals_pb2,
+    evals_pb2_grpc,
+    memory_pb2,
+    memory_pb2_grpc,
+    schedules_pb2,
+    schedules_pb2_grpc,
+)
 from audit.service import AuditLogs
 from core.errors import TaskNotFoundError
 from core.roles import Action
@@ -43,6 +51,7 @@ from server.interceptors.tracing import TracingInterceptor
 from server.listening import StartupError, unbindable
 from server.rpcs.evals.servicer import EvalServicer
 from server.rpcs.memories import MemoryServicer
+from server.rpcs.triggers.servicer import TriggerServicer
 from server.servicer import agent_servicer
 from server.services.action_history import ActionHistory
 from server.services.memory import MemoryFeature
@@ -59,6 +68,7 @@ from server.settings import Settings
 from server.wiring.builders import server_options
 from server.wiring.fronts.a2a import a2a_if_on
 from server.wiring.fronts.http import DoorParts, Fronts, HttpServing
+from server.wiring.fronts.triggers import Triggers
 from server.wiring.generic_handlers import GenericOnly
 from server.wiring.models import Spending, model_factory, usage_service
 from server.wiring.role_table import role_table
@@ -76,6 +86,7 @@ SERVICE_NAME = agent_service_pb2.DESCRIPTOR.services_by_name["AgentService"].ful
 MEMORY_SERVICE = memory_pb2.DESCRIPTOR.services_by_name["MemoryService"].full_name
 HEALTH_SERVICE = health_pb2.DESCRIPTOR.services_by_name["Health"].full_name
 EVAL_SERVICE = evals_pb2.DESCRIPTOR.services_by_name["EvalService"].full_name
+TRIGGER_SERVICE = schedules_pb2.DESCRIPTOR.services_by_name["TriggerService"].full_name
 
 
 def interceptor_chain(
@@ -150,7 +161,8 @@ def add_services(
         key_ttl_seconds=settings.task_timeout_seconds + settings.retention_seconds,
     )
     a2a = a2a_if_on(server, settings, engine, service, tasks, registry, agents, durable)
-    parts = DoorParts(settings, engine, service, conversations, agents, registry, a2a)
+    triggers = Triggers.build(settings, engine, durable)
+    parts = DoorParts(settings, engine, service, conversations, agents, registry, a2a, triggers)
     fronts = Fronts(a2a, HttpServing.build(parts, durable))
     agent_servicer(
         engine,
@@ -176,9 +188,12 @@ def add_services(
     ).register(server)
     memory_pb2_grpc.add_MemoryServiceServicer_to_server(MemoryServicer(memory, traces), server)
     evals_pb2_grpc.add_EvalServiceServicer_to_server(EvalServicer(evals), server)
+    schedules_pb2_grpc.add_TriggerServiceServicer_to_server(
+        TriggerServicer(triggers.service), server
+    )
     health = HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
-    names = [SERVICE_NAME, EVAL_SERVICE, MEMORY_SERVICE, HEALTH_SERVICE]
+    names = [SERVICE_NAME, EVAL_SERVICE, TRIGGER_SERVICE, MEMORY_SERVICE, HEALTH_SERVICE]
     reflection.enable(server, names if a2a is None else [*names, a2a.service_name])
     return health, fronts
 

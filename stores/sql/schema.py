@@ -27,6 +27,7 @@ from stores.evals import tables as evals  # noqa: F401 - their three tables, on 
 from stores.sql.inbox_tables import action_history as action_history
 from stores.sql.metadata import metadata as metadata
 from stores.traces import tables as traces  # noqa: F401 - their three tables, on `metadata`
+from stores.triggers import tables as triggers  # noqa: F401 - their two tables, on `metadata`
 from stores.webhooks.tables import webhook_deliveries as webhook_deliveries
 from stores.webhooks.tables import webhook_events as webhook_events
 from stores.webhooks.tables import webhook_streams as webhook_streams

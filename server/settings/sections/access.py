@@ -77,6 +77,11 @@ class AccessSettings(Section):
         description="comma-separated roles that may store datasets and run evaluations "
         "(RunEval); reading them: these and AGENTD_AUDITOR_ROLES",
     )
+    trigger_admin_roles: CommaList = Field(
+        default_factory=lambda: ["operator", "admin"],
+        description="comma-separated roles that may create, read, rotate and delete their "
+        "tenant's inbound triggers (TriggerService)",
+    )
     grant_admin_max_level: Literal["none", "read", "write", "execute", "admin"] = Field(
         "execute",
         description="the highest level a grant made through the API may give (ADMIN grants "

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from server.http.door import Door
     from server.services.tasks import TaskService
     from server.wiring.fronts.a2a import A2A
+    from server.wiring.fronts.triggers import Triggers
     from stores.build import DurableStores
     from tools.registry import ToolRegistry
 
@@ -57,6 +58,8 @@ class DoorParts:
     registry: ToolRegistry
     a2a: A2A | None
     """A2A, when AGENTD_A2A is on (its door serves its request handler)."""
+    triggers: Triggers | None = None
+    """Inbound triggers (their door serves their deliveries)."""
 
 
 def _a2a(parts: DoorParts) -> Door:
@@ -83,10 +86,19 @@ def _openai(parts: DoorParts) -> Door:
     )
 
 
+def _triggers(parts: DoorParts) -> Door:
+    from server.triggers.door import TriggerDoor  # starlette: only when served
+
+    if parts.triggers is None:
+        raise StartupError("AGENTD_HTTP_DOORS names triggers but no triggers were built")
+    return TriggerDoor(parts.triggers.deliveries)
+
+
 DOORS: dict[str, Callable[[DoorParts], Door]] = {
     "a2a": _a2a,
     "mcp": _mcp,
     "openai": _openai,
+    "triggers": _triggers,
 }
 """Every door this server can serve, by its name in AGENTD_HTTP_DOORS."""
 

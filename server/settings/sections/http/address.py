@@ -8,7 +8,7 @@ from pydantic import AliasChoices, Field, field_validator
 
 from server.settings.base import CommaList, Section
 
-DOORS = ("a2a", "mcp", "openai")
+DOORS = ("a2a", "mcp", "openai", "triggers")
 """The front doors AGENTD_HTTP_DOORS may name."""
 
 
@@ -24,7 +24,8 @@ class HttpSettings(Section):
     )
     http_doors: CommaList = Field(
         default_factory=list,
-        description="the front doors the HTTP address serves, of a2a, mcp and openai, e.g. "
+        description="the front doors the HTTP address serves, of a2a, mcp, openai and "
+        "triggers (signed deliveries to /v1/triggers/<id>), e.g. "
         "a2a,mcp; empty: a2a when AGENTD_A2A is on, else none (the address is then not "
         "served)",
     )
@@ -33,6 +34,20 @@ class HttpSettings(Section):
         gt=0,
         description="largest request body the HTTP address accepts (413 beyond it, by "
         "content-length or while a chunked body is read); unset: AGENTD_MAX_MESSAGE_BYTES",
+    )
+
+    trigger_tolerance_seconds: int = Field(
+        300,
+        gt=0,
+        le=86_400,
+        description="how far a trigger delivery's webhook-timestamp may be from the "
+        "server's clock, either way (401 beyond it: a replayed delivery is refused)",
+    )
+    trigger_max_body_bytes: int = Field(
+        262_144,
+        gt=0,
+        description="largest body a trigger delivery may carry (413 beyond it); the HTTP "
+        "address's own limit holds when it is smaller",
     )
 
     @field_validator("http_doors")

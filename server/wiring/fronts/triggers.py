@@ -1,0 +1,55 @@
+"""Inbound triggers on one server: the service TriggerService's RPCs call, and the
+deliveries the `triggers` door of the HTTP address serves, on the durable database."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from agent.engine import Engine
+from server.services.triggers.deliveries import TriggerDeliveries
+from server.services.triggers.manage import TriggerService
+from server.services.triggers.standing import KeyStanding, Standing, as_stored
+from server.settings import Settings
+from server.wiring.role_table import role_table
+from stores.api_keys.base import KeyStore
+from stores.build import DurableStores
+from stores.triggers.sql import SqlTriggerStore
+
+
+def standing_for(settings: Settings, keys: KeyStore) -> Standing:
+    """How a trigger's principal is resolved again at each delivery: with auth off, as
+    stored; with auth on, it must still hold an active API key of its tenant (a
+    principal of a JWT holds none: MERGE NOTE, the shared resolver of schedules replaces
+    this one)."""
+    if settings.auth == "off":
+        return as_stored
+    if settings.jwt_issuer or settings.jwt_audience or settings.jwt_hs256_secret:
+        return as_stored
+    return KeyStanding(keys)
+
+
+@dataclass(frozen=True, slots=True)
+class Triggers:
+    service: TriggerService
+    deliveries: TriggerDeliveries
+
+    @classmethod
+    def build(
+        cls,
+        settings: Settings,
+        engine: Engine,
+        durable: DurableStores,
+        standing: Standing | None = None,
+    ) -> Triggers:
+        store = SqlTriggerStore(durable.database)
+        ring = settings.key_ring()
+        limit = settings.http_max_body_bytes or settings.max_message_bytes
+        deliveries = TriggerDeliveries(
+            store,
+            ring,
+            engine.start,
+            standing or standing_for(settings, durable.api_keys),
+            tolerance_seconds=settings.trigger_tolerance_seconds,
+            max_body_bytes=min(settings.trigger_max_body_bytes, limit),
+        )
+        return cls(TriggerService(store, ring, role_table(settings)), deliveries)

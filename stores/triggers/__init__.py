@@ -1,0 +1,1 @@
+"""Inbound triggers and their deliveries (`base.TriggerStore`)."""
