@@ -1,0 +1,156 @@
+"""Inbound triggers end to end on one server (auth on, SQLite): a trigger made over gRPC
+by an operator's key, deliveries signed by the `standardwebhooks` package (an
+independent signer) POSTed to the HTTP address. A delivery sent three times starts one
+task, its JSON body under `trigger.body`; a wrong signature, a timestamp outside the
+window and an unsigned delivery are 401 and start nothing; another tenant neither sees
+nor deletes the trigger; the secret is sealed in its row; the creator's key revoked, a
+new delivery is 403 naming why."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import grpc
+import httpx
+import pytest
+import standardwebhooks
+from sqlalchemy import select
+
+from agent.llm.fakes.script import Script
+from agent.llm.fakes.server import FakeOpenAIServer
+from agentd.v1 import schedules_pb2 as pb
+from agentd.v1 import schedules_pb2_grpc as pb_grpc
+from core.keyring import new_key as new_ring_key
+from records.keys import new_key
+from records.tasks import TaskQuery
+from stores.triggers.tables import triggers as triggers_table
+from tests.integration.harness import model_settings
+from tests.integration.openai.serving import free_port
+from tests.servers import QUIET, Running, running_server, settings_in
+
+
+@asynccontextmanager
+async def served(tmp_path: Path) -> AsyncIterator[tuple[Running, str, dict[str, str]]]:
+    """The server, its HTTP address's base URL, and keys by name (alice: acme operator;
+    gil: globex operator)."""
+    port = free_port()
+    async with FakeOpenAIServer(Script([{"text": "Triaged."}], cycle=True)) as llm:
+        settings = settings_in(
+            tmp_path,
+            **{**QUIET, "auth": "on"},
+            **model_settings(llm),
+            keys=new_ring_key(),
+            http_address=f"127.0.0.1:{port}",
+            http_doors=["triggers"],
+            trigger_tolerance_seconds=300,
+        )
+        async with running_server(settings) as running:
+            keys = {}
+            for name, tenant in (("alice", "acme"), ("gil", "globex")):
+                key, plaintext = new_key(tenant, name, ("operator",))
+                await running.server.durable.api_keys.add(key)
+                keys[name] = plaintext
+            yield running, f"http://127.0.0.1:{port}", keys
+
+
+def as_(key: str) -> list[tuple[str, str]]:
+    return [("authorization", f"Bearer {key}")]
+
+
+def signed(secret: str, webhook_id: str, body: bytes, at: datetime | None = None) -> dict[str, str]:
+    at = at or datetime.now(UTC)
+    return {
+        "content-type": "application/json",
+        "webhook-id": webhook_id,
+        "webhook-timestamp": str(int(at.timestamp())),
+        "webhook-signature": standardwebhooks.Webhook(secret).sign(webhook_id, at, body),
+    }
+
+
+async def tasks_of(running: Running, trigger_id: str) -> list[Any]:
+    query = TaskQuery(tenant="acme", owner="alice", labels={"agentd.trigger": trigger_id})
+    return list((await running.server.engine.list_tasks(query)).items)
+
+
+async def test_a_signed_trigger_starts_one_task_however_often_it_is_delivered(
+    tmp_path: Path,
+) -> None:
+    async with served(tmp_path) as (running, url, keys), httpx.AsyncClient() as http:
+        stub = pb_grpc.TriggerServiceStub(running.channel)
+        draft = pb.Trigger(
+            display_name="tickets",
+            task=pb.ScheduledTask(goal="Triage the ticket", labels={"team": "support"}),
+        )
+        made = await stub.CreateTrigger(
+            pb.CreateTriggerRequest(trigger=draft), metadata=as_(keys["alice"])
+        )
+        assert made.secret.startswith("whsec_") and made.principal == "alice"
+        assert made.task.labels["agentd.trigger"] == made.id
+        target = f"{url}/v1/triggers/{made.id}"
+
+        body = json.dumps({"ticket": 7, "title": "Refund"}).encode()
+        answers = []
+        for _ in range(3):  # each re-sent delivery is signed anew, as senders retry
+            answer = await http.post(
+                target, content=body, headers=signed(made.secret, "msg_1", body)
+            )
+            answers.append((answer.status_code, answer.json()))
+        assert [a[0] for a in answers] == [202, 202, 202]
+        assert len({a[1]["task_id"] for a in answers}) == 1
+        started = await tasks_of(running, made.id)
+        assert [t.task_id for t in started] == [answers[0][1]["task_id"]]
+        assert started[0].context["trigger"]["body"] == {"ticket": 7, "title": "Refund"}
+        assert started[0].labels == {"team": "support", "agentd.trigger": made.id}
+
+        wrong = signed("whsec_" + "QUJD" * 8, "msg_2", body)
+        late = signed(made.secret, "msg_3", body, datetime.now(UTC) - timedelta(seconds=301))
+        bare = {"content-type": "application/json"}
+        for headers in (wrong, late, bare):
+            refused = await http.post(target, content=body, headers=headers)
+            assert refused.status_code == 401, refused.text
+        tampered = signed(made.secret, "msg_4", body)
+        refused = await http.post(target, content=body + b" ", headers=tampered)
+        assert refused.status_code == 401
+        assert len(await tasks_of(running, made.id)) == 1  # nothing started by the refused
+
+        got = await stub.GetTrigger(pb.GetTriggerRequest(id=made.id), metadata=as_(keys["alice"]))
+        assert (got.secret, got.deliveries, got.refused) == ("", 1, 4)
+
+        for call in (
+            stub.GetTrigger(pb.GetTriggerRequest(id=made.id), metadata=as_(keys["gil"])),
+            stub.DeleteTrigger(pb.DeleteTriggerRequest(id=made.id), metadata=as_(keys["gil"])),
+        ):
+            with pytest.raises(grpc.aio.AioRpcError) as other:
+                await call
+            assert other.value.code() == grpc.StatusCode.NOT_FOUND
+        listed = await stub.ListTriggers(pb.ListTriggersRequest(), metadata=as_(keys["gil"]))
+        assert list(listed.triggers) == []
+
+        database = running.server.durable.database
+        async with database.engine.connect() as connection:
+            row = (await connection.execute(select(triggers_table))).mappings().one()
+        key_text = made.secret.removeprefix("whsec_")
+        assert all(key_text not in str(value) for value in row.values())
+        assert str(row["secret"]).startswith("enc:v1:")
+
+        text_body = "build 12 failed".encode()
+        text_headers = {**signed(made.secret, "msg_5", text_body), "content-type": "text/plain"}
+        answer = await http.post(target, content=text_body, headers=text_headers)
+        assert answer.status_code == 202
+        task = await running.server.engine.find("acme", answer.json()["task_id"])
+        assert task.context["trigger"]["body"] == "build 12 failed"
+
+        key_id = next(
+            k.key_id for k in await running.server.durable.api_keys.list() if k.principal == "alice"
+        )
+        await running.server.durable.api_keys.revoke(key_id)
+        body = b'{"ticket": 8}'
+        revoked = await http.post(target, content=body, headers=signed(made.secret, "msg_6", body))
+        assert revoked.status_code == 403
+        assert "revoked" in revoked.json()["error"]["message"]
+        assert len(await tasks_of(running, made.id)) == 2
