@@ -1,0 +1,170 @@
+"""Inbound triggers in-process, on a controlled clock: the shared Standard Webhooks
+primitive verifies what `standardwebhooks` signs (several signatures in one header,
+compared in constant time); the timestamp window holds both ways; a rotated secret's
+predecessor verifies until its ttl and not after; bodies are JSON, UTF-8 text, or 415;
+management needs an operator's role, refuses bad drafts naming the field, and needs a
+key to seal the secret; the standing of a stored principal follows its keys."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+import standardwebhooks
+
+from core.errors import (
+    BodyNotTextError,
+    InvalidArgumentError,
+    KeyRequiredError,
+    PrincipalStandingError,
+    RoleRequiredError,
+    TriggerSignatureError,
+)
+from core.identity import CallContext, Principal
+from core.keyring import KeyRing, new_key
+from core.roles import DEFAULT_ROLES
+from records.keys import new_key as new_api_key
+from records.requests import TaskRequest
+from records.tasks import Task
+from records.triggers import Trigger
+from server.delivery.signing import new_secret, signature, verifies
+from server.http.errors import http_status
+from server.services.triggers.deliveries import Delivery, TriggerDeliveries, body_value
+from server.services.triggers.manage import TriggerService
+from server.services.triggers.standing import KeyStanding, as_stored
+from stores.api_keys.memory import InMemoryKeyStore
+from stores.triggers.memory import InMemoryTriggerStore
+
+T0 = datetime(2026, 12, 8, 1, 0, tzinfo=UTC)
+ALICE = Principal("alice", "acme", ("operator",))
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = T0
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+class Starts:
+    """Engine.start's double: one task per idempotency key, as the engine keeps them."""
+
+    def __init__(self) -> None:
+        self.by_key: dict[str, Task] = {}
+
+    async def __call__(self, request: TaskRequest, call: CallContext) -> Task:
+        if request.idempotency_key not in self.by_key:
+            task_id = f"task_{len(self.by_key)}"
+            task = Task(task_id, call.principal.tenant, call.principal.id, request.goal)
+            self.by_key[request.idempotency_key] = task
+        return self.by_key[request.idempotency_key]
+
+
+def delivery(
+    trigger_id: str, secret: str, webhook_id: str, at: datetime, body: bytes = b"{}"
+) -> Delivery:
+    stamp = int(at.timestamp())
+    headers = {
+        "content-type": "application/json",
+        "webhook-id": webhook_id,
+        "webhook-timestamp": str(stamp),
+        "webhook-signature": standardwebhooks.Webhook(secret).sign(webhook_id, at, body),
+    }
+    return Delivery(trigger_id, headers, body)
+
+
+def parts() -> tuple[TriggerService, TriggerDeliveries, Clock, Starts]:
+    store, ring, clock, starts = (
+        InMemoryTriggerStore(),
+        KeyRing.parse([new_key()]),
+        Clock(),
+        Starts(),
+    )
+    service = TriggerService(store, ring, DEFAULT_ROLES, now=clock)
+    deliveries = TriggerDeliveries(store, ring, starts, as_stored, tolerance_seconds=300, now=clock)
+    return service, deliveries, clock, starts
+
+
+def test_the_primitive_verifies_standard_webhooks_signatures() -> None:
+    secret, other = new_secret(), new_secret()
+    body = b'{"a": 1}'
+    theirs = standardwebhooks.Webhook(secret).sign("msg_1", T0, body)
+    assert theirs == signature(secret, "msg_1", int(T0.timestamp()), body)
+    stamp = int(T0.timestamp())
+    assert verifies(secret, "msg_1", stamp, body, theirs)
+    assert verifies(secret, "msg_1", stamp, body, f"v1,bm9wZQ== {theirs}")  # one of several
+    assert not verifies(other, "msg_1", stamp, body, theirs)
+    assert not verifies(secret, "msg_2", stamp, body, theirs)
+    assert not verifies(secret, "msg_1", stamp + 1, body, theirs)
+    assert not verifies(secret, "msg_1", stamp, body + b" ", theirs)
+    assert not verifies(secret, "msg_1", stamp, body, theirs.replace("v1,", "v2,"))
+
+
+async def test_the_window_holds_both_ways() -> None:
+    service, deliveries, clock, starts = parts()
+    trigger, secret = await service.create(ALICE, Trigger("", "", "", goal="go"))
+    for skew in (-301, 301):
+        with pytest.raises(TriggerSignatureError, match="300 s"):
+            await deliveries.deliver(
+                delivery(trigger.trigger_id, secret, f"m{skew}", T0 + timedelta(seconds=skew))
+            )
+    done = await deliveries.deliver(
+        delivery(trigger.trigger_id, secret, "m", T0 - timedelta(seconds=299))
+    )
+    assert done.task_id == "task_0" and len(starts.by_key) == 1
+    assert (await service.get(ALICE, trigger.trigger_id)).refused == 2
+
+
+async def test_a_rotated_secret_verifies_until_its_ttl_and_not_after() -> None:
+    service, deliveries, clock, starts = parts()
+    trigger, old = await service.create(ALICE, Trigger("", "", "", goal="go"))
+    rotated, new = await service.rotate(ALICE, trigger.trigger_id, ttl_seconds=600)
+    assert new != old and rotated.secret != trigger.secret
+    clock.now = T0 + timedelta(seconds=599)
+    await deliveries.deliver(delivery(trigger.trigger_id, old, "a", clock.now))
+    await deliveries.deliver(delivery(trigger.trigger_id, new, "b", clock.now))
+    clock.now = T0 + timedelta(seconds=601)
+    with pytest.raises(TriggerSignatureError):
+        await deliveries.deliver(delivery(trigger.trigger_id, old, "c", clock.now))
+    await deliveries.deliver(delivery(trigger.trigger_id, new, "d", clock.now))
+    assert len(starts.by_key) == 3
+
+
+def test_bodies_are_json_text_or_refused() -> None:
+    assert body_value(b'{"a": [1]}', "application/json; charset=utf-8") == {"a": [1]}
+    assert body_value(b"7", "application/cloudevents+json") == 7
+    assert body_value("héllo".encode(), "text/plain") == "héllo"
+    with pytest.raises(InvalidArgumentError, match="body"):
+        body_value(b"{nope", "application/json")
+    with pytest.raises(BodyNotTextError) as caught:
+        body_value(b"\xff\xfe", "application/octet-stream")
+    assert http_status(caught.value) == 415
+
+
+async def test_management_needs_the_role_a_key_and_a_sound_draft() -> None:
+    service, _, _, _ = parts()
+    with pytest.raises(RoleRequiredError):
+        await service.create(Principal("bob", "acme", ()), Trigger("", "", "", goal="go"))
+    with pytest.raises(InvalidArgumentError) as bad:
+        await service.create(ALICE, Trigger("", "", "", goal="", context={"trigger": 1}))
+    fields = {v.field for v in bad.value.violations}
+    assert fields == {"trigger.task.goal", "trigger.task.context"}
+    with pytest.raises(InvalidArgumentError, match="secret"):
+        await service.create(ALICE, Trigger("", "", "", goal="go"), secret="plain")
+    keyless = TriggerService(InMemoryTriggerStore(), KeyRing(), DEFAULT_ROLES)
+    with pytest.raises(KeyRequiredError):
+        await keyless.create(ALICE, Trigger("", "", "", goal="go"))
+
+
+async def test_standing_follows_the_principals_keys() -> None:
+    keys = InMemoryKeyStore()
+    standing = KeyStanding(keys)
+    with pytest.raises(PrincipalStandingError, match="holds no API key"):
+        await standing(ALICE)
+    key, _ = new_api_key("acme", "alice", ("admin",))
+    await keys.add(key)
+    assert (await standing(ALICE)).roles == ("admin",)
+    await keys.revoke(key.key_id)
+    with pytest.raises(PrincipalStandingError, match="revoked"):
+        await standing(ALICE)
