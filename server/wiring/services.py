@@ -31,7 +31,6 @@ from agentd.v1 import (
     memory_pb2,
     memory_pb2_grpc,
     schedules_pb2,
-    schedules_pb2_grpc,
 )
 from audit.service import AuditLogs
 from core.errors import TaskNotFoundError
@@ -51,7 +50,6 @@ from server.interceptors.tracing import TracingInterceptor
 from server.listening import StartupError, unbindable
 from server.rpcs.evals.servicer import EvalServicer
 from server.rpcs.memories import MemoryServicer
-from server.rpcs.triggers.servicer import TriggerServicer
 from server.servicer import agent_servicer
 from server.services.action_history import ActionHistory
 from server.services.memory import MemoryFeature
@@ -87,6 +85,8 @@ MEMORY_SERVICE = memory_pb2.DESCRIPTOR.services_by_name["MemoryService"].full_na
 HEALTH_SERVICE = health_pb2.DESCRIPTOR.services_by_name["Health"].full_name
 EVAL_SERVICE = evals_pb2.DESCRIPTOR.services_by_name["EvalService"].full_name
 TRIGGER_SERVICE = schedules_pb2.DESCRIPTOR.services_by_name["TriggerService"].full_name
+REFLECTED = (SERVICE_NAME, EVAL_SERVICE, TRIGGER_SERVICE, MEMORY_SERVICE, HEALTH_SERVICE)
+"""The services reflection names (A2A's too when it is on)."""
 
 
 def interceptor_chain(
@@ -147,8 +147,8 @@ def add_services(
     webhooks: WebhookService,
     evals: EvalService,
 ) -> tuple[HealthServicer, Fronts]:
-    """Register AgentService, MemoryService, EvalService (A2A when on), health and reflection
-    on `server`, each through its generic handler; build the HTTP address's doors."""
+    """Register every gRPC service (A2A when on), health and reflection on `server`, each
+    through its generic handler; build the HTTP address's doors."""
     server = GenericOnly(server)
     roles = role_table(settings)
     kept = engine.traces.store if engine.traces is not None else build_traces(durable.database)
@@ -161,7 +161,7 @@ def add_services(
         key_ttl_seconds=settings.task_timeout_seconds + settings.retention_seconds,
     )
     a2a = a2a_if_on(server, settings, engine, service, tasks, registry, agents, durable)
-    triggers = Triggers.build(settings, engine, durable)
+    triggers = Triggers.build(settings, engine, durable).registered(server)
     parts = DoorParts(settings, engine, service, conversations, agents, registry, a2a, triggers)
     fronts = Fronts(a2a, HttpServing.build(parts, durable))
     agent_servicer(
@@ -188,13 +188,9 @@ def add_services(
     ).register(server)
     memory_pb2_grpc.add_MemoryServiceServicer_to_server(MemoryServicer(memory, traces), server)
     evals_pb2_grpc.add_EvalServiceServicer_to_server(EvalServicer(evals), server)
-    schedules_pb2_grpc.add_TriggerServiceServicer_to_server(
-        TriggerServicer(triggers.service), server
-    )
     health = HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
-    names = [SERVICE_NAME, EVAL_SERVICE, TRIGGER_SERVICE, MEMORY_SERVICE, HEALTH_SERVICE]
-    reflection.enable(server, names if a2a is None else [*names, a2a.service_name])
+    reflection.enable(server, [*REFLECTED, *([a2a.service_name] if a2a is not None else [])])
     return health, fronts
 
 

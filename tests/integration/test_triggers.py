@@ -89,7 +89,8 @@ async def test_a_signed_trigger_starts_one_task_however_often_it_is_delivered(
         made = await stub.CreateTrigger(
             pb.CreateTriggerRequest(trigger=draft), metadata=as_(keys["alice"])
         )
-        assert made.secret.startswith("whsec_") and made.principal == "alice"
+        assert made.secret.startswith("whsec_")
+        assert made.principal == "alice"
         assert made.task.labels["agentd.trigger"] == made.id
         target = f"{url}/v1/triggers/{made.id}"
 
@@ -138,7 +139,7 @@ async def test_a_signed_trigger_starts_one_task_however_often_it_is_delivered(
         assert all(key_text not in str(value) for value in row.values())
         assert str(row["secret"]).startswith("enc:v1:")
 
-        text_body = "build 12 failed".encode()
+        text_body = b"build 12 failed"
         text_headers = {**signed(made.secret, "msg_5", text_body), "content-type": "text/plain"}
         answer = await http.post(target, content=text_body, headers=text_headers)
         assert answer.status_code == 202

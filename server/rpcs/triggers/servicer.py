@@ -9,7 +9,7 @@ from agentd.v1 import schedules_pb2_grpc as pb_grpc
 from core.identity import CallContext
 from server.calls import unary
 from server.convert import pages
-from server.convert import triggers as convert
+from server.convert.automation import triggers as convert
 from server.rpcs.common import required_id
 from server.services.triggers.manage import TriggerService
 

@@ -5,7 +5,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import grpc
+
 from agent.engine import Engine
+from agentd.v1 import schedules_pb2_grpc
+from server.rpcs.triggers.servicer import TriggerServicer
 from server.services.triggers.deliveries import TriggerDeliveries
 from server.services.triggers.manage import TriggerService
 from server.services.triggers.standing import KeyStanding, Standing, as_stored
@@ -53,3 +57,9 @@ class Triggers:
             max_body_bytes=min(settings.trigger_max_body_bytes, limit),
         )
         return cls(TriggerService(store, ring, role_table(settings)), deliveries)
+
+    def registered(self, server: grpc.aio.Server) -> Triggers:
+        """These, TriggerService's servicer registered on `server`."""
+        servicer = TriggerServicer(self.service)
+        schedules_pb2_grpc.add_TriggerServiceServicer_to_server(servicer, server)
+        return self

@@ -26,6 +26,7 @@ from agentd_client.sync.inbox import SyncInboxMethods
 from agentd_client.sync.knowledge import SyncKnowledgeMethods
 from agentd_client.sync.replays import SyncReplayMethods
 from agentd_client.sync.traces import SyncTraceMethods
+from agentd_client.sync.triggers import SyncTriggerMethods
 
 
 class AgentClient(
@@ -37,6 +38,7 @@ class AgentClient(
     SyncReplayMethods,
     SyncTraceMethods,
     SyncEvalMethods,
+    SyncTriggerMethods,
 ):
     """A blocking client over one channel (safe to share between threads). Use as a
     context manager, or call `close()`. Its arguments are the async client's: `target`

@@ -1,0 +1,1 @@
+"""Inbound triggers in the client: TriggerService's methods (`methods`)."""

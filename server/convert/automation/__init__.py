@@ -1,0 +1,2 @@
+"""Conversion of what runs on its own time (inbound triggers) between protobuf and
+records."""
