@@ -58,6 +58,7 @@ from clients import (
     usage_cli,
     webhooks_cli,
 )
+from clients.automation import triggers as triggers_cli
 from clients.output import as_json, error_line, nothing, table
 
 ENVIRONMENT = (*ADDRESS_VARIABLES, API_KEY_VARIABLE)
@@ -134,6 +135,7 @@ _COMMANDS: dict[str, Callable[[AgentClient, argparse.Namespace], Awaitable[int]]
     "webhooks": webhooks_cli.run_webhooks,
     "replay": replays_cli.run_replay,
     "eval": evals_cli.run_eval,
+    "triggers": triggers_cli.run_triggers,
 }
 
 
@@ -173,6 +175,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, Any]:
     webhooks_cli.add_parsers(sub)
     replays_cli.add_parsers(sub)
     evals_cli.add_parsers(sub)
+    triggers_cli.add_parsers(sub)
     health = sub.add_parser("health", help="check the server's health")
     health.add_argument("--service", default="")
     return parser, sub

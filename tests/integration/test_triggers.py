@@ -9,6 +9,7 @@ new delivery is 403 naming why."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
@@ -25,9 +26,11 @@ from agent.llm.fakes.script import Script
 from agent.llm.fakes.server import FakeOpenAIServer
 from agentd.v1 import schedules_pb2 as pb
 from agentd.v1 import schedules_pb2_grpc as pb_grpc
+from clients import cli
 from core.keyring import new_key as new_ring_key
 from records.keys import new_key
 from records.tasks import TaskQuery
+from server.commands.cli import build_parser
 from stores.triggers.tables import triggers as triggers_table
 from tests.integration.harness import model_settings
 from tests.integration.openai.serving import free_port
@@ -155,3 +158,36 @@ async def test_a_signed_trigger_starts_one_task_however_often_it_is_delivered(
         assert revoked.status_code == 403
         assert "revoked" in revoked.json()["error"]["message"]
         assert len(await tasks_of(running, made.id)) == 2
+
+
+async def test_the_cli_over_the_client_creates_rotates_lists_and_deletes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    async with served(tmp_path) as (running, url, keys), httpx.AsyncClient() as http:
+        client = running.client(api_key=keys["alice"])
+
+        async def agentd(*argv: str) -> str:
+            args = build_parser().parse_args(argv)
+            assert await cli._COMMANDS[args.command](client, args) == 0
+            return capsys.readouterr().out
+
+        made = await agentd("triggers", "create", "Look at the build", "--label", "ci=yes")
+        trigger_id = re.findall(r"trg_[0-9a-f]{20}", made)[0]
+        [old] = re.findall(r"secret \(shown only now\): (whsec_\S+)", made)
+        rotated = await agentd("triggers", "rotate", trigger_id, "--previous-ttl", "60")
+        [new] = re.findall(r"secret \(shown only now\): (whsec_\S+)", rotated)
+        assert new != old
+        target = f"{url}/v1/triggers/{trigger_id}"
+        for secret, webhook_id in ((old, "m1"), (new, "m2")):  # the old one within its ttl
+            body = b'{"build": 1}'
+            answer = await http.post(target, content=body, headers=signed(secret, webhook_id, body))
+            assert answer.status_code == 202, answer.text
+        [row] = [
+            line for line in (await agentd("triggers", "list")).splitlines() if trigger_id in line
+        ]
+        assert row.split()[-4:-2] == ["2", "0"]  # deliveries, refused
+        assert "secret" not in await agentd("triggers", "get", trigger_id)
+        await agentd("triggers", "delete", trigger_id)
+        body = b"{}"
+        gone = await http.post(target, content=body, headers=signed(new, "m3", body))
+        assert gone.status_code == 404

@@ -1,0 +1,1 @@
+"""Commands of what runs on its own time: `agentd triggers` (`triggers`)."""
