@@ -212,11 +212,12 @@ async def report_serving(
     callers: Callers,
 ) -> None:
     """What the server serves beside gRPC started (`Fronts.start`: the HTTP address
-    listening), then health SERVING for the server, `services` and EvalService (served by
-    every server): a server reported ready serves every door it has."""
+    listening), then health SERVING for the server, `services`, EvalService and
+    TriggerService (served by every server): a server reported ready serves every door it
+    has."""
     await fronts.start(port, health, callers)
     await health.set("", health_pb2.HealthCheckResponse.SERVING)
-    for name in (*services, EVAL_SERVICE):
+    for name in (*services, EVAL_SERVICE, TRIGGER_SERVICE):
         await health.set(name, health_pb2.HealthCheckResponse.SERVING)
 
 

@@ -26,6 +26,7 @@ from agent.llm.fakes.script import Script
 from agent.llm.fakes.server import FakeOpenAIServer
 from agentd.v1 import schedules_pb2 as pb
 from agentd.v1 import schedules_pb2_grpc as pb_grpc
+from agentd_client.errors import AgentdError
 from clients import cli
 from core.keyring import new_key as new_ring_key
 from records.keys import new_key
@@ -165,6 +166,10 @@ async def test_the_cli_over_the_client_creates_rotates_lists_and_deletes(
 ) -> None:
     async with served(tmp_path) as (running, url, keys), httpx.AsyncClient() as http:
         client = running.client(api_key=keys["alice"])
+        assert await client.health("agentd.v1.TriggerService") == "SERVING"
+        unsupported = pb.Trigger(task=pb.ScheduledTask(goal="go", conversation_id="conv_1"))
+        with pytest.raises(AgentdError, match=r"trigger\.task\.conversation_id"):
+            await client.create_trigger(unsupported)
 
         async def agentd(*argv: str) -> str:
             args = build_parser().parse_args(argv)

@@ -3,14 +3,27 @@
 from __future__ import annotations
 
 from agentd.v1 import schedules_pb2
+from core.errors import FieldViolation, InvalidArgumentError
 from records.triggers import LABEL, Trigger
 from server.convert.tasks import to_timestamp
 from server.convert.values import dict_to_struct, struct_to_dict
 
 
 def trigger_from_proto(message: schedules_pb2.Trigger) -> Trigger:
-    """What a request says of a trigger (what the server assigns left empty)."""
+    """What a request says of a trigger (what the server assigns left empty); a task
+    field a trigger does not carry out is refused, not dropped."""
     task = message.task
+    unsupported = [
+        FieldViolation(f"trigger.task.{name}", "is not supported for triggers")
+        for name, given in (
+            ("conversation_id", bool(task.conversation_id)),
+            ("busy_policy", bool(task.busy_policy)),
+            ("spend_limit", bool(task.spend_limit)),
+        )
+        if given
+    ]
+    if unsupported:
+        raise InvalidArgumentError(unsupported)
     timeout = task.timeout.ToTimedelta().total_seconds() if task.HasField("timeout") else 0.0
     return Trigger(
         trigger_id="",
