@@ -20,7 +20,7 @@ from core.identity import ANONYMOUS, Principal
 from records.keys import new_key
 from server.http.address import HttpAddress
 from server.http.checks import GuardChecks
-from server.http.door import audited, call_of, public
+from server.http.door import audited, call_of, public, signed
 from stores.api_keys.memory import InMemoryKeyStore
 from stores.audit.memory import InMemoryRpcAuditLog
 from stores.rate_limits.base import Rate, RateLimiter, parse_limits
@@ -46,10 +46,13 @@ class EchoDoor:
             Route("/stream", self._stream, methods=["POST"]),
             Route("/broken", self._broken, methods=["POST"]),
             public(Route("/open", self._open, methods=["GET"])),
+            signed(Route("/signed/{name}", self._echo, methods=["POST"])),
         ]
 
     def method_of(self, request: Request, body: bytes) -> str:
         names = {"/echo": "Echo", "/stream": "Stream", "/broken": "Broken"}
+        if request.url.path.startswith("/signed/"):
+            return "Echo"
         return names.get(request.url.path, "invalid")
 
     def starts_task(self, method: str) -> bool:
@@ -229,6 +232,28 @@ async def test_a_call_that_starts_a_task_takes_from_executes_rate() -> None:
         ("/echo.v1.Echo/Echo", "OK"),
         ("/echo.v1.Echo/Stream", "RESOURCE_EXHAUSTED"),
         ("/echo.v1.Echo/Broken", "INTERNAL"),
+    ]
+
+
+async def test_a_signed_route_asks_no_key_but_keeps_the_limits_and_the_audit() -> None:
+    async with (
+        served(limits="Execute=1/m", max_body=16) as s,
+        aiohttp.ClientSession() as http,
+    ):
+        wrong_key = {"authorization": "Bearer agd_nothing_of_ours"}
+        async with http.post(f"{s.url}/signed/a", data=b"1", headers=wrong_key) as answer:
+            assert answer.status == 200  # its credentials are the door's to check
+            said = await answer.json()
+        async with http.post(f"{s.url}/signed/a", data=b"2") as answer:
+            assert answer.status == 429  # per route: the same sender's bucket
+        async with http.post(f"{s.url}/signed/b", data=b"x" * 17) as answer:
+            assert answer.status == 413
+    assert (said["principal"], said["roles"]) == ("sender:/signed/a", [])
+    assert s.door.calls == [b"1"]
+    assert s.records() == [
+        ("sender:/signed/a", "/echo.v1.Echo/Echo", "OK", "task_1"),
+        ("sender:/signed/a", "/echo.v1.Echo/Echo", "RESOURCE_EXHAUSTED", ""),
+        ("sender:/signed/b", "/echo.v1.Echo/Echo", "INVALID_ARGUMENT", ""),
     ]
 
 
