@@ -4,7 +4,7 @@ door, the promises `server.http.door` states.
 In order: the door is the one whose route matches the path (none: 404, no record); a
 public route (`door.public`) is let through as anyone's. Otherwise the caller is
 authenticated from the headers (a signed route's, `door.signed`, is not: its caller
-is `sender:<path>`, the door verifies the signature), the body read within
+is `sender:<path>`, of a tenant of that name, and the door verifies the signature), the body read within
 AGENTD_HTTP_MAX_BODY_BYTES (its content-length first, then each chunk as it comes: a
 body over the limit is never read whole), the door names the call, and a refused caller
 (401), an oversized body (413) or an empty rate-limit bucket (429) is answered here: the
@@ -185,7 +185,8 @@ class Guard:
         peer = (scope.get("client") or ("", 0))[0]
         try:
             if signed:  # its credentials are its signature, which the door verifies
-                call.principal = Principal(f"sender:{scope.get('path', '')[:128]}", "")
+                sender = f"sender:{scope.get('path', '')[:128]}"
+                call.principal = Principal(sender, sender)  # buckets of its own, per route
             else:
                 call.principal = await self._checks.caller(headers, peer)
                 call.principal = self._checks.acting_for(call.principal, headers)

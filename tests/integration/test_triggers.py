@@ -1,13 +1,14 @@
 """Inbound triggers end to end on one server (auth on, SQLite): a trigger made over gRPC
 by an operator's key, deliveries signed by the `standardwebhooks` package (an
-independent signer) POSTed to the HTTP address. A delivery sent three times starts one
-task, its JSON body under `trigger.body`; a wrong signature, a timestamp outside the
+independent signer) POSTed to the HTTP address. A delivery sent three times (and three
+at once) starts one task, its JSON body under `trigger.body`; a wrong signature, a timestamp outside the
 window and an unsigned delivery are 401 and start nothing; another tenant neither sees
 nor deletes the trigger; the secret is sealed in its row; the creator's key revoked, a
 new delivery is 403 naming why."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from collections.abc import AsyncIterator
@@ -112,6 +113,15 @@ async def test_a_signed_trigger_starts_one_task_however_often_it_is_delivered(
         assert started[0].context["trigger"]["body"] == {"ticket": 7, "title": "Refund"}
         assert started[0].labels == {"team": "support", "agentd.trigger": made.id}
 
+        at_once = await asyncio.gather(  # one delivery racing itself: still one task
+            *(
+                http.post(target, content=body, headers=signed(made.secret, "msg_c", body))
+                for _ in range(3)
+            )
+        )
+        assert [a.status_code for a in at_once] == [202, 202, 202]
+        assert len({a.json()["task_id"] for a in at_once}) == 1
+
         wrong = signed("whsec_" + "QUJD" * 8, "msg_2", body)
         late = signed(made.secret, "msg_3", body, datetime.now(UTC) - timedelta(seconds=301))
         bare = {"content-type": "application/json"}
@@ -121,10 +131,10 @@ async def test_a_signed_trigger_starts_one_task_however_often_it_is_delivered(
         tampered = signed(made.secret, "msg_4", body)
         refused = await http.post(target, content=body + b" ", headers=tampered)
         assert refused.status_code == 401
-        assert len(await tasks_of(running, made.id)) == 1  # nothing started by the refused
+        assert len(await tasks_of(running, made.id)) == 2  # nothing started by the refused
 
         got = await stub.GetTrigger(pb.GetTriggerRequest(id=made.id), metadata=as_(keys["alice"]))
-        assert (got.secret, got.deliveries, got.refused) == ("", 1, 4)
+        assert (got.secret, got.deliveries, got.refused) == ("", 2, 4)
 
         for call in (
             stub.GetTrigger(pb.GetTriggerRequest(id=made.id), metadata=as_(keys["gil"])),
@@ -158,7 +168,7 @@ async def test_a_signed_trigger_starts_one_task_however_often_it_is_delivered(
         revoked = await http.post(target, content=body, headers=signed(made.secret, "msg_6", body))
         assert revoked.status_code == 403
         assert "revoked" in revoked.json()["error"]["message"]
-        assert len(await tasks_of(running, made.id)) == 2
+        assert len(await tasks_of(running, made.id)) == 3
 
 
 async def test_the_cli_over_the_client_creates_rotates_lists_and_deletes(

@@ -237,7 +237,7 @@ async def test_a_call_that_starts_a_task_takes_from_executes_rate() -> None:
 
 async def test_a_signed_route_asks_no_key_but_keeps_the_limits_and_the_audit() -> None:
     async with (
-        served(limits="Execute=1/m", max_body=16) as s,
+        served(limits="Execute=1/m", max_body=16) as s,  # per principal
         aiohttp.ClientSession() as http,
     ):
         wrong_key = {"authorization": "Bearer agd_nothing_of_ours"}
@@ -246,13 +246,16 @@ async def test_a_signed_route_asks_no_key_but_keeps_the_limits_and_the_audit() -
             said = await answer.json()
         async with http.post(f"{s.url}/signed/a", data=b"2") as answer:
             assert answer.status == 429  # per route: the same sender's bucket
+        async with http.post(f"{s.url}/signed/c", data=b"3") as answer:
+            assert answer.status == 200  # another route: buckets of its own
         async with http.post(f"{s.url}/signed/b", data=b"x" * 17) as answer:
             assert answer.status == 413
     assert (said["principal"], said["roles"]) == ("sender:/signed/a", [])
-    assert s.door.calls == [b"1"]
+    assert s.door.calls == [b"1", b"3"]
     assert s.records() == [
         ("sender:/signed/a", "/echo.v1.Echo/Echo", "OK", "task_1"),
         ("sender:/signed/a", "/echo.v1.Echo/Echo", "RESOURCE_EXHAUSTED", ""),
+        ("sender:/signed/c", "/echo.v1.Echo/Echo", "OK", "task_1"),
         ("sender:/signed/b", "/echo.v1.Echo/Echo", "INVALID_ARGUMENT", ""),
     ]
 
