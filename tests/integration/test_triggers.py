@@ -1,10 +1,11 @@
 """Inbound triggers end to end on one server (auth on, SQLite): a trigger made over gRPC
 by an operator's key, deliveries signed by the `standardwebhooks` package (an
 independent signer) POSTed to the HTTP address. A delivery sent three times (and three
-at once) starts one task, its JSON body under `trigger.body`; a wrong signature, a timestamp outside the
-window and an unsigned delivery are 401 and start nothing; another tenant neither sees
-nor deletes the trigger; the secret is sealed in its row; the creator's key revoked, a
-new delivery is 403 naming why."""
+at once) starts one task, its JSON body under `trigger.body`; a wrong signature, a
+timestamp outside the window and an unsigned delivery are 401 and start nothing;
+another tenant neither sees nor deletes the trigger; the secret is sealed in its row;
+the creator's key revoked, a new delivery is 403 naming why. The CLI, over the client,
+creates, rotates (the old secret verifying within its ttl), lists and deletes."""
 
 from __future__ import annotations
 
