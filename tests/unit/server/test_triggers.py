@@ -17,6 +17,7 @@ from core.errors import (
     InvalidArgumentError,
     KeyRequiredError,
     PrincipalStandingError,
+    RequestTooLargeError,
     RoleRequiredError,
     TriggerSignatureError,
 )
@@ -170,3 +171,20 @@ async def test_standing_follows_the_principals_keys() -> None:
     await keys.revoke(key.key_id)
     with pytest.raises(PrincipalStandingError, match="revoked"):
         await standing(ALICE)
+
+
+async def test_a_body_over_the_triggers_limit_is_413_and_starts_nothing() -> None:
+    store, ring, clock, starts = (
+        InMemoryTriggerStore(),
+        KeyRing.parse([new_key()]),
+        Clock(),
+        Starts(),
+    )
+    service = TriggerService(store, ring, DEFAULT_ROLES, now=clock)
+    deliveries = TriggerDeliveries(store, ring, starts, as_stored, max_body_bytes=8, now=clock)
+    trigger, secret = await service.create(ALICE, Trigger("", "", "", goal="go"))
+    with pytest.raises(RequestTooLargeError) as caught:
+        await deliveries.deliver(delivery(trigger.trigger_id, secret, "m", T0, b'{"a": 123}'))
+    assert http_status(caught.value) == 413
+    await deliveries.deliver(delivery(trigger.trigger_id, secret, "n", T0, b'{"a": 1}'))
+    assert len(starts.by_key) == 1
