@@ -3,14 +3,14 @@ door, the promises `server.http.door` states.
 
 In order: the door is the one whose route matches the path (none: 404, no record); a
 public route (`door.public`) is let through as anyone's. Otherwise the caller is
-authenticated from the headers (a signed route's, `door.signed`, is not: its caller
-is `sender:<path>`, of a tenant of that name, and the door verifies the signature), the body read within
-AGENTD_HTTP_MAX_BODY_BYTES (its content-length first, then each chunk as it comes: a
-body over the limit is never read whole), the door names the call, and a refused caller
-(401), an oversized body (413) or an empty rate-limit bucket (429) is answered here: the
-door is never called, so nothing is stored. One RPC audit record is written per call,
-before its answer starts (a stream: when it starts), with the code and task id the door
-gave (`door.audited`), else the HTTP status's code.
+authenticated from the headers (a signed route's, `door.signed`, is not: its caller is
+`sender:<path>`, of a tenant of that name, and the door verifies the signature), the
+body read within AGENTD_HTTP_MAX_BODY_BYTES (its content-length first, then each chunk
+as it comes: a body over the limit is never read whole), the door names the call, and a
+refused caller (401), an oversized body (413) or an empty rate-limit bucket (429) is
+answered here: the door is never called, so nothing is stored. One RPC audit record is
+written per call, before its answer starts (a stream: when it starts), with the code and
+task id the door gave (`door.audited`), else the HTTP status's code.
 """
 
 from __future__ import annotations
