@@ -341,7 +341,7 @@ class ToolRegistry:
         result = await run_admitted(
             tool, call, policy=self._policy, retry=self._retry, audit=self._audit
         )
-        if result.ok and key:
+        if result.ok and key and not result.files:  # files are kept once, never cached
             kept = CachedResult(result.data, result.text)
             await caching.keep(self._cache, tool.spec, tenant, key, kept)
         return await guarded_result(admission.guard, result)

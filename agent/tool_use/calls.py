@@ -34,6 +34,7 @@ from agent.running.citations import SEARCH_KNOWLEDGE, citations_of
 from agent.running.concurrency import all_or_none
 from agent.running.seams import PlannedCall, RunReplay
 from agent.tool_use import questions
+from agent.tool_use.files import keep_files
 from agent.tool_use.finished import finished
 from agent.tool_use.people import PersonWaits
 from agent.tool_use.progress import ProgressEvents
@@ -323,7 +324,7 @@ class ToolCalls:
         if failed is not None:
             return replace(result, data=data, text=failed.message, cached=False)
         text = clip(clean_text(result.text) or json.dumps(data, default=str))
-        return replace(result, data=data, text=text)
+        return await keep_files(run, replace(result, data=data, text=text))
 
     async def _admitted(self, invocation: Invocation, again: bool) -> Admission | ToolCallResult:
         """The registry's admission of the call and, when it needs one, a person's

@@ -1,0 +1,157 @@
+"""Files a tool returns, kept at the one door of tool calls: artifacts of the task under
+write_artifact's limits, named for the call, announced, told to the model (an image put
+on the tool message as an image part), audited and journalled without their bytes."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+
+from agent.llm.testing import ScriptedModel, text, tool_calls
+from agent.modes import function_calling
+from agent.tool_use.files import MAX_FILES, artifact_name
+from core.identity import CallContext
+from records import events as ev
+from records.parts import ImagePart
+from records.tools.model import (
+    JSONValue,
+    PermissionLevel,
+    RiskLevel,
+    Tool,
+    ToolFile,
+    ToolOutput,
+    ToolSpec,
+)
+from stores.artifacts.base import name_problem
+from tests.helpers import tiny_png
+from tests.unit.agent.runs import Env, make_env, of_type
+from tools.builtin.artifacts import WRITE_ARTIFACT, WriteArtifact
+
+PNG = tiny_png(4, 3)
+
+
+class FileTool(Tool):
+    """Returns the files it was made with; may not be repeated (so it is journalled)."""
+
+    spec = ToolSpec(
+        name="snap",
+        description="Take a picture.",
+        parameters={"type": "object", "properties": {}},
+        category="test",
+        permission=PermissionLevel.READ,
+        risk=RiskLevel.LOW,
+        idempotent=False,
+        timeout_seconds=5.0,
+    )
+
+    def __init__(self, *files: ToolFile) -> None:
+        self.files = files
+
+    async def run(self, arguments: dict[str, JSONValue], context: CallContext) -> ToolOutput:
+        return ToolOutput({"taken": len(self.files)}, "taken", files=self.files)
+
+
+async def _snap(env: Env, *files: ToolFile) -> tuple[ScriptedModel, list[ev.EventPayload]]:
+    env.registry.register(FileTool(*files))
+    model = ScriptedModel([tool_calls(("snap", {})), text("done")])
+    run = await env.run(model, tools=("snap",))
+    await function_calling.run(run)
+    return model, await env.events(run)
+
+
+async def test_an_image_is_kept_announced_told_and_shown(tmp_path: Path) -> None:
+    env = make_env(tmp_path)
+    model, events = await _snap(env, ToolFile("photo.png", "image/png", PNG))
+
+    (updated,) = of_type(events, ev.ArtifactUpdated)
+    assert updated.name.startswith("snap-")
+    assert updated.name.endswith("-1-photo.png")
+    assert (updated.version, updated.media_type, updated.size) == (1, "image/png", len(PNG))
+    writer = env.registry.catalog.get(WRITE_ARTIFACT)
+    assert isinstance(writer, WriteArtifact)
+    kept = await writer._store.read("acme", updated.writer_task_id, updated.name)
+    assert kept is not None
+    assert kept.content == PNG
+    tool_message = model.calls[1].messages[-1]
+    assert tool_message.role == "tool"
+    assert f"file kept as artifact {updated.name} version 1" in tool_message.content
+    assert hashlib.sha256(PNG).hexdigest() in tool_message.content
+    assert tool_message.parts == (ImagePart(updated.name, 1, "image/png", 4, 3),)
+
+
+async def test_an_oversized_file_is_not_kept_and_the_model_is_told(tmp_path: Path) -> None:
+    env = make_env(tmp_path)
+    big = b"\x00" * (1024 * 1024 + 1)
+    model, events = await _snap(env, ToolFile("dump", "application/octet-stream", big))
+
+    assert of_type(events, ev.ArtifactUpdated) == []
+    (finished,) = of_type(events, ev.ToolCallFinished)
+    assert finished.error is None  # the call did not fail for it
+    told = model.calls[1].messages[-1].content
+    assert "file not kept (application/octet-stream, 1048577 bytes" in told
+    assert "AGENTD_ARTIFACT_MAX_BYTES" in told
+
+
+async def test_something_calling_itself_an_image_is_kept_as_bytes_not_shown(
+    tmp_path: Path,
+) -> None:
+    env = make_env(tmp_path)
+    model, events = await _snap(env, ToolFile("x.png", "image/png", b"not a png"))
+
+    (updated,) = of_type(events, ev.ArtifactUpdated)
+    assert updated.media_type == "application/octet-stream"
+    assert model.calls[1].messages[-1].parts == ()
+
+
+async def test_too_many_files_past_the_cap_are_named_not_kept(tmp_path: Path) -> None:
+    env = make_env(tmp_path)
+    files = [ToolFile(f"f{i}.txt", "text/plain", b"x") for i in range(MAX_FILES + 2)]
+    model, events = await _snap(env, *files)
+
+    assert len(of_type(events, ev.ArtifactUpdated)) == MAX_FILES
+    assert (
+        "'f21.txt' not kept: a call keeps 20 files at most" in model.calls[1].messages[-1].content
+    )
+
+
+async def test_audit_and_journal_hold_no_bytes(tmp_path: Path) -> None:
+    env = make_env(tmp_path)
+    secret = b"SECRET-BYTES-" + PNG
+    _, events = await _snap(env, ToolFile("s.bin", "application/octet-stream", secret))
+
+    (record,) = [r for r in env.audit.records if r.tool_name == "snap"]
+    facts = {
+        "name": "s.bin",
+        "media_type": "application/octet-stream",
+        "size": len(secret),
+        "sha256": hashlib.sha256(secret).hexdigest(),
+    }
+    expected = {"result": {"taken": 1}, "files": [facts]}
+    canonical = json.dumps(expected, sort_keys=True, separators=(",", ":"), default=str)
+    assert record.result_digest == hashlib.sha256(canonical.encode()).hexdigest()
+    assert "SECRET" not in repr(record)
+    (finished,) = of_type(events, ev.ToolCallFinished)
+    assert "SECRET" not in repr(finished)
+    assert facts["sha256"] in finished.text
+
+
+@pytest.mark.parametrize(
+    ("tool", "call", "suggested", "media_type", "expected"),
+    [
+        ("snap", "call_abcdefgh1234", "photo.png", "image/png", "snap-efgh1234-1-photo.png"),
+        ("notes.fetch", "c1", "", "image/jpeg", "notes.fetch-c1-1.jpg"),
+        ("t", "c", "../../etc/passwd", "text/plain", "t-c-1-passwd.txt"),
+        ("t", "c", "..", "", "t-c-1.bin"),
+        ("t", "c", "a b\u00e9c", "application/pdf", "t-c-1-a-b-c.pdf"),
+        ("t", "c", "x" * 500 + ".png", "image/png", "t-c-1-" + "x" * 48 + ".png"),
+    ],
+)
+def test_names_are_valid_and_derived_from_the_suggestion(
+    tool: str, call: str, suggested: str, media_type: str, expected: str
+) -> None:
+    name = artifact_name(tool, call, 1, suggested, media_type)
+    assert name == expected
+    assert name_problem(name) is None
