@@ -2,7 +2,7 @@
 
 Each `ToolFile` of a call's output becomes an artifact of the task's tree, under the
 limits of `write_artifact` (AGENTD_ARTIFACT_MAX_BYTES, the tree's count, versions per
-name: that tool's own checks), named `<tool>-<call>-<n>-<suggested name>` and announced
+name: that tool's own checks), named `<tool>-<step>-<n>-<suggested name>` and announced
 by `artifact_updated` as a write is. The model is told each file's name, type, size and
 SHA-256 digest in the result's text (the journal and the recording keep that text, the
 audit record a digest over the same facts: never the bytes); a file not kept (over a
@@ -21,7 +21,7 @@ import re
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from core.files import image_facts
+from core.files import ImageFacts, image_facts
 from records import events as ev
 from records.parts import ImagePart
 from records.tools.model import ToolFile
@@ -40,21 +40,31 @@ _EXTENSION = re.compile(r"[A-Za-z0-9]{1,8}")
 _EXTENSIONS = {"image/jpeg": ".jpg", "text/plain": ".txt", "application/octet-stream": ".bin"}
 
 
-def artifact_name(tool: str, call_id: str, n: int, suggested: str, media_type: str) -> str:
-    """A valid artifact name for the `n`th file of a call (1, 2, ...), unique per call:
-    `<tool>-<call>-<n>-<stem><ext>`, the stem and extension from the last segment of the
-    tool's suggestion (the extension from the media type when it has none), any run of
-    other characters than letters, digits and `. _ -` as one `-`."""
+def artifact_name(tool: str, place: str, n: int, suggested: str, media_type: str) -> str:
+    """A valid artifact name for the `n`th file of a call (1, 2, ...) made at `place`
+    (`call_place`): `<tool>-<place>-<n>-<stem><ext>`, the stem and extension from the
+    last segment of the tool's suggestion (the extension from the media type when it has
+    none), any run of other characters than letters, digits and `. _ -` as one `-`."""
     base = re.split(r"[/\\]", suggested)[-1]
     stem, dot, ext = base.rpartition(".")
     if not dot or not _EXTENSION.fullmatch(ext):
         stem, ext = base, ""
     suffix = f".{ext.lower()}" if ext else _extension(media_type)
-    head = "-".join(_UNSAFE.sub("-", p).strip(".-_") for p in (tool, call_id[-8:], str(n)))
+    head = "-".join(_UNSAFE.sub("-", p).strip(".-_") for p in (tool, place, str(n)))
     stem = _UNSAFE.sub("-", stem).strip(".-_")[:48].strip(".-_")
     name = f"{head}-{stem}{suffix}" if stem else f"{head}{suffix}"
     name = re.sub(r"\.{2,}", ".", name)
     return name if name_problem(name) is None else f"file-{n}.bin"
+
+
+def call_place(run: TaskRun, call_id: str, key: str) -> str:
+    """Where a call stands in its task tree, for its files' names: its journal key (the
+    step and its position, `iteration-2/0`: the same on a resumed run, so a call made
+    again writes new versions of the same names), after the task's id for a child task
+    (which shares its root's space); the call's id when it has no key."""
+    place = key or call_id.removeprefix("call_")
+    task = run.task
+    return place if task.task_id == task.root else f"{task.task_id[-8:]}-{place}"
 
 
 def _extension(media_type: str) -> str:
@@ -62,18 +72,20 @@ def _extension(media_type: str) -> str:
     return found if _EXTENSION.fullmatch(found[1:]) else ".bin"
 
 
-async def keep_files(run: TaskRun, result: ToolCallResult) -> ToolCallResult:
+async def keep_files(run: TaskRun, result: ToolCallResult, key: str) -> ToolCallResult:
     """`result` with its files kept (their bytes dropped from it), the model told of each
     in its text, and the images among them added to `images`."""
     if not result.files:
         return result
     replay = run.tools.replay is not None
+    place = call_place(run, result.call_id, key)
     notes: list[str] = []
     images = list(result.images)
     for file in result.files[MAX_FILES:]:
         notes.append(f"file {file.name[:64]!r} not kept: a call keeps {MAX_FILES} files at most")
     for n, file in enumerate(result.files[:MAX_FILES], 1):
-        note, image = await _keep(run, result, n, file, replay=replay)
+        name = artifact_name(result.tool_name, place, n, file.name, _type_of(file)[0])
+        note, image = await _keep(run, name, file, replay=replay)
         notes.append(note)
         if image is not None:
             images.append(image)
@@ -81,19 +93,24 @@ async def keep_files(run: TaskRun, result: ToolCallResult) -> ToolCallResult:
     return replace(result, text=text, files=(), images=tuple(images))
 
 
+def _type_of(file: ToolFile) -> tuple[str, ImageFacts | None]:
+    """The file's media type, and its image facts when it is an image a model may be
+    shown: the type its header says, else the type declared when the store takes it and
+    it does not claim to be an image, else application/octet-stream."""
+    facts = image_facts(file.content)
+    if facts is not None:
+        return facts.media_type, facts
+    declared = file.media_type.strip().lower()
+    if media_type_problem(declared) is None and not declared.startswith("image/"):
+        return declared, None
+    return "application/octet-stream", None
+
+
 async def _keep(
-    run: TaskRun, result: ToolCallResult, n: int, file: ToolFile, *, replay: bool
+    run: TaskRun, name: str, file: ToolFile, *, replay: bool
 ) -> tuple[str, ImagePart | None]:
     """One file kept: what the model is told of it, and its image part when it is one."""
-    facts = image_facts(file.content)
-    declared = file.media_type.strip().lower()
-    if facts is not None:
-        media_type = facts.media_type
-    elif media_type_problem(declared) is None and not declared.startswith("image/"):
-        media_type = declared
-    else:  # a type the store refuses, or an image that is not one
-        media_type = "application/octet-stream"
-    name = artifact_name(result.tool_name, result.call_id, n, file.name, media_type)
+    media_type, facts = _type_of(file)
     said = file_facts(replace(file, media_type=media_type))
     about = f"{media_type}, {said['size']} bytes, sha256 {said['sha256']}"
     writer = run.tools.registry.catalog.get(WRITE_ARTIFACT)

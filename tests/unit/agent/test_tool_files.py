@@ -67,8 +67,7 @@ async def test_an_image_is_kept_announced_told_and_shown(tmp_path: Path) -> None
     model, events = await _snap(env, ToolFile("photo.png", "image/png", PNG))
 
     (updated,) = of_type(events, ev.ArtifactUpdated)
-    assert updated.name.startswith("snap-")
-    assert updated.name.endswith("-1-photo.png")
+    assert updated.name == "snap-iteration-1-0-1-photo.png"
     assert (updated.version, updated.media_type, updated.size) == (1, "image/png", len(PNG))
     writer = env.registry.catalog.get(WRITE_ARTIFACT)
     assert isinstance(writer, WriteArtifact)
@@ -139,9 +138,9 @@ async def test_audit_and_journal_hold_no_bytes(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("tool", "call", "suggested", "media_type", "expected"),
+    ("tool", "place", "suggested", "media_type", "expected"),
     [
-        ("snap", "call_abcdefgh1234", "photo.png", "image/png", "snap-efgh1234-1-photo.png"),
+        ("snap", "iteration-1/0", "photo.png", "image/png", "snap-iteration-1-0-1-photo.png"),
         ("notes.fetch", "c1", "", "image/jpeg", "notes.fetch-c1-1.jpg"),
         ("t", "c", "../../etc/passwd", "text/plain", "t-c-1-passwd.txt"),
         ("t", "c", "..", "", "t-c-1.bin"),
@@ -150,8 +149,8 @@ async def test_audit_and_journal_hold_no_bytes(tmp_path: Path) -> None:
     ],
 )
 def test_names_are_valid_and_derived_from_the_suggestion(
-    tool: str, call: str, suggested: str, media_type: str, expected: str
+    tool: str, place: str, suggested: str, media_type: str, expected: str
 ) -> None:
-    name = artifact_name(tool, call, 1, suggested, media_type)
+    name = artifact_name(tool, place, 1, suggested, media_type)
     assert name == expected
     assert name_problem(name) is None
