@@ -324,7 +324,7 @@ class ToolCalls:
         if failed is not None:
             return replace(result, data=data, text=failed.message, cached=False)
         text = clip(clean_text(result.text) or json.dumps(data, default=str))
-        return await keep_files(run, replace(result, data=data, text=text), key)
+        return await keep_files(run, self, replace(result, data=data, text=text), key)
 
     async def _admitted(self, invocation: Invocation, again: bool) -> Admission | ToolCallResult:
         """The registry's admission of the call and, when it needs one, a person's

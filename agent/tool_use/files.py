@@ -19,8 +19,9 @@ from __future__ import annotations
 import mimetypes
 import re
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
+from agent.running.seams import RunReplay
 from core.files import ImageFacts, image_facts
 from records import events as ev
 from records.parts import ImagePart
@@ -29,6 +30,7 @@ from records.tools.outcomes import ToolCallResult, ToolFailed
 from stores.artifacts.base import media_type_problem, name_problem
 from tools.builtin.artifacts import WRITE_ARTIFACT, WriteArtifact
 from tools.calls import file_facts
+from tools.registry import ToolRegistry
 
 if TYPE_CHECKING:
     from agent.running.run import TaskRun
@@ -72,12 +74,21 @@ def _extension(media_type: str) -> str:
     return found if _EXTENSION.fullmatch(found[1:]) else ".bin"
 
 
-async def keep_files(run: TaskRun, result: ToolCallResult, key: str) -> ToolCallResult:
+class Door(Protocol):
+    """What keeping files needs of the door (`calls.ToolCalls`)."""
+
+    registry: ToolRegistry
+    replay: RunReplay | None
+
+
+async def keep_files(run: TaskRun, door: Door, result: ToolCallResult, key: str) -> ToolCallResult:
     """`result` with its files kept (their bytes dropped from it), the model told of each
-    in its text, and the images among them added to `images`."""
+    in its text, and the images among them added to `images`; `key` is the call's journal
+    key."""
     if not result.files:
         return result
-    replay = run.tools.replay is not None
+    writer = door.registry.catalog.get(WRITE_ARTIFACT)
+    keeper = writer if isinstance(writer, WriteArtifact) and door.replay is None else None
     place = call_place(run, result.call_id, key)
     notes: list[str] = []
     images = list(result.images)
@@ -85,7 +96,7 @@ async def keep_files(run: TaskRun, result: ToolCallResult, key: str) -> ToolCall
         notes.append(f"file {file.name[:64]!r} not kept: a call keeps {MAX_FILES} files at most")
     for n, file in enumerate(result.files[:MAX_FILES], 1):
         name = artifact_name(result.tool_name, place, n, file.name, _type_of(file)[0])
-        note, image = await _keep(run, name, file, replay=replay)
+        note, image = await _keep(run, keeper, name, file, replay=door.replay is not None)
         notes.append(note)
         if image is not None:
             images.append(image)
@@ -107,16 +118,15 @@ def _type_of(file: ToolFile) -> tuple[str, ImageFacts | None]:
 
 
 async def _keep(
-    run: TaskRun, name: str, file: ToolFile, *, replay: bool
+    run: TaskRun, writer: WriteArtifact | None, name: str, file: ToolFile, *, replay: bool
 ) -> tuple[str, ImagePart | None]:
     """One file kept: what the model is told of it, and its image part when it is one."""
     media_type, facts = _type_of(file)
     said = file_facts(replace(file, media_type=media_type))
     about = f"{media_type}, {said['size']} bytes, sha256 {said['sha256']}"
-    writer = run.tools.registry.catalog.get(WRITE_ARTIFACT)
     if replay:
         return f"file not kept ({about}): a replay writes no artifacts", None
-    if not isinstance(writer, WriteArtifact):
+    if writer is None:
         return f"file not kept ({about}): this server keeps no artifacts", None
     try:
         info = await writer.keep(run.tool_context(), name, media_type, file.content)

@@ -7,12 +7,14 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
+from types import SimpleNamespace
+from typing import cast
 
 import pytest
 
 from agent.llm.testing import ScriptedModel, text, tool_calls
 from agent.modes import function_calling
-from agent.tool_use.files import MAX_FILES, artifact_name
+from agent.tool_use.files import MAX_FILES, Door, artifact_name, keep_files
 from core.identity import CallContext
 from records import events as ev
 from records.parts import ImagePart
@@ -25,6 +27,7 @@ from records.tools.model import (
     ToolOutput,
     ToolSpec,
 )
+from records.tools.outcomes import ToolCallResult
 from stores.artifacts.base import name_problem
 from tests.helpers import tiny_png
 from tests.unit.agent.runs import Env, make_env, of_type
@@ -134,7 +137,7 @@ async def test_audit_and_journal_hold_no_bytes(tmp_path: Path) -> None:
     assert "SECRET" not in repr(record)
     (finished,) = of_type(events, ev.ToolCallFinished)
     assert "SECRET" not in repr(finished)
-    assert facts["sha256"] in finished.text
+    assert hashlib.sha256(secret).hexdigest() in finished.text
 
 
 @pytest.mark.parametrize(
@@ -154,3 +157,17 @@ def test_names_are_valid_and_derived_from_the_suggestion(
     name = artifact_name(tool, place, 1, suggested, media_type)
     assert name == expected
     assert name_problem(name) is None
+
+
+async def test_a_replay_keeps_no_files_and_says_so(tmp_path: Path) -> None:
+    env = make_env(tmp_path)
+    run = await env.run(ScriptedModel([]), tools=())
+    result = ToolCallResult(
+        "call_1", "snap", {}, "taken", 0.0, files=(ToolFile("p.png", "image/png", PNG),)
+    )
+    door = SimpleNamespace(registry=env.registry, replay=object())
+    kept = await keep_files(run, cast("Door", door), result, "iteration-1/0")
+    assert kept.files == ()
+    assert kept.images == ()
+    assert kept.text.endswith("a replay writes no artifacts")
+    assert of_type(await env.events(run), ev.ArtifactUpdated) == []
