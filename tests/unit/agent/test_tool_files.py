@@ -171,3 +171,18 @@ async def test_a_replay_keeps_no_files_and_says_so(tmp_path: Path) -> None:
     assert kept.images == ()
     assert kept.text.endswith("a replay writes no artifacts")
     assert of_type(await env.events(run), ev.ArtifactUpdated) == []
+
+
+async def test_read_artifact_puts_the_image_on_the_tool_message(tmp_path: Path) -> None:
+    env = make_env(tmp_path)
+    env.registry.register(FileTool(ToolFile("photo.png", "image/png", PNG)))
+    kept = "snap-iteration-1-0-1-photo.png"
+    model = ScriptedModel(
+        [tool_calls(("snap", {})), tool_calls(("read_artifact", {"name": kept})), text("red")]
+    )
+    run = await env.run(model, tools=("snap", "read_artifact"))
+    await function_calling.run(run)
+    read = model.calls[2].messages[-1]
+    assert read.name == "read_artifact"
+    assert read.parts == (ImagePart(kept, 1, "image/png", 4, 3),)
+    assert "base64" not in read.content
