@@ -20,6 +20,7 @@ from core.identity import Principal
 from records.conversations.history import History
 from records.events import ArtifactUpdated
 from records.mode_state import ModeState
+from records.parts import ImagePart
 from records.tasks import Citation, TokenUsage
 
 
@@ -45,6 +46,9 @@ class JournalEntry:
     ones are the wait's answer)."""
     relayed: tuple[str, ...] = ()
     """A waiting delegation's: the child's waits for a person already announced."""
+    images: tuple[ImagePart, ...] = ()
+    """A finished call's images (kept artifacts) shown with its result: a resumed run
+    shows them again."""
     handed_on: bool = False
     """A waiting call of a tool the engine runs itself (`ask_user`, a delegation, a
     panel) that the registry admitted and audited before it parked: the woken run runs

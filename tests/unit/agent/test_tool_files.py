@@ -15,8 +15,11 @@ import pytest
 from agent.llm.testing import ScriptedModel, text, tool_calls
 from agent.modes import function_calling
 from agent.tool_use.files import MAX_FILES, Door, artifact_name, keep_files
+from agent.tool_use.results import replayed
 from core.identity import CallContext
 from records import events as ev
+from records import serialization
+from records.checkpoints import JournalEntry
 from records.parts import ImagePart
 from records.tools.model import (
     JSONValue,
@@ -186,3 +189,18 @@ async def test_read_artifact_puts_the_image_on_the_tool_message(tmp_path: Path) 
     assert read.name == "read_artifact"
     assert read.parts == (ImagePart(kept, 1, "image/png", 4, 3),)
     assert "base64" not in read.content
+
+
+async def test_a_journalled_result_keeps_its_images_for_a_resumed_run(tmp_path: Path) -> None:
+    """A checkpoint's journal entry keeps the images by reference (through the
+    checkpoints' serialization), and the resumed run's result shows them again."""
+    env = make_env(tmp_path)
+    _, events = await _snap(env, ToolFile("photo.png", "image/png", PNG))
+    (updated,) = of_type(events, ev.ArtifactUpdated)
+    run = await env.run(ScriptedModel([]), tools=("snap",))
+    image = ImagePart(updated.name, 1, "image/png", 4, 3)
+    entry = JournalEntry("call_1", "snap", True, True, "taken", {"taken": 1}, images=(image,))
+    back = serialization.loads(serialization.dumps(entry))
+    assert back == entry
+    again = await replayed(run, {}, "iteration-1", "snap", back, "iteration-1/0")
+    assert again.images == (image,)
