@@ -13,13 +13,14 @@ from typing import cast
 import pytest
 
 from agent.llm.testing import ScriptedModel, text, tool_calls
-from agent.modes import function_calling
+from agent.modes import function_calling, text_react
 from agent.tool_use.files import MAX_FILES, Door, artifact_name, keep_files
 from agent.tool_use.results import replayed
 from core.identity import CallContext
 from records import events as ev
 from records import serialization
 from records.checkpoints import JournalEntry
+from records.execution import ExecutionMode
 from records.parts import ImagePart
 from records.tools.model import (
     JSONValue,
@@ -204,3 +205,17 @@ async def test_a_journalled_result_keeps_its_images_for_a_resumed_run(tmp_path: 
     assert back == entry
     again = await replayed(run, {}, "iteration-1", "snap", back, "iteration-1/0")
     assert again.images == (image,)
+
+
+async def test_text_react_shows_the_images_with_the_observation(tmp_path: Path) -> None:
+    env = make_env(tmp_path)
+    env.registry.register(FileTool(ToolFile("photo.png", "image/png", PNG)))
+    action = "Thought: look\nAction: snap\nAction Input: {}"
+    model = ScriptedModel([text(action), text("Thought: seen\nFinal Answer: red")])
+    run = await env.run(model, "Look.", tools=("snap",), mode=ExecutionMode.TEXT_REACT)
+    await text_react.run(run)
+    observed = model.calls[1].messages[-1]
+    assert observed.content.startswith("Observation: taken\nfile kept as artifact snap-")
+    (image,) = observed.parts
+    assert isinstance(image, ImagePart)
+    assert (image.media_type, image.width, image.height) == ("image/png", 4, 3)
