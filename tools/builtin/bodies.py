@@ -18,6 +18,22 @@ TEXT_TYPES = (
     "application/graphql",
 )
 """Media types outside `text/` and `stores.artifacts.base.is_text` that are text."""
+BINARY_KINDS = ("image/", "audio/", "video/", "font/", "model/")
+BINARY_TYPES = frozenset(
+    {
+        "application/pdf",
+        "application/octet-stream",
+        "application/zip",
+        "application/gzip",
+        "application/x-gzip",
+        "application/x-tar",
+        "application/x-7z-compressed",
+        "application/vnd.ms-excel",
+        "application/msword",
+        "application/wasm",
+    }
+)
+"""Media types outside BINARY_KINDS whose bodies are files, whatever their bytes."""
 
 
 def charset(content_type: str) -> str:
@@ -41,14 +57,15 @@ def bare_type(content_type: str) -> str:
 
 
 def is_binary(content_type: str, body: bytes) -> bool:
-    """Whether the body is a file rather than text: its type is not a text type (an image,
-    a PDF, application/octet-stream...), or, untyped or typed as UTF-8 text, its bytes
-    are not UTF-8 (or hold NUL). A text type with another charset is text."""
+    """Whether the body is a file rather than text: its type is of a binary kind (an
+    image, audio, video, a font, a PDF, an archive, application/octet-stream), or, of
+    any other type or none, its bytes are not UTF-8 (or hold NUL) — except under a text
+    type with another charset, which is decoded by it."""
     bare = bare_type(content_type)
-    typed_text = is_text(bare) or bare in TEXT_TYPES or bare.endswith("+xml")
-    if bare and not typed_text:
+    if bare.startswith(BINARY_KINDS) or bare in BINARY_TYPES:
         return True
-    if charset(content_type) not in ("utf-8", "utf_8"):
+    typed_text = is_text(bare) or bare in TEXT_TYPES or bare.endswith("+xml")
+    if typed_text and charset(content_type) not in ("utf-8", "utf_8"):
         return False
     if b"\x00" in body:
         return True

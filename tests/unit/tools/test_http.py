@@ -225,6 +225,14 @@ async def test_text_bodies_stay_text(tool: HttpRequest, base_url: str, ctx: Call
         ("application/javascript", b"1", False),
         ("", b"plain words", False),
         ("", b"a\x00b", True),
+        ("application/x-yaml", b"a: 1", False),
+        ("application/x-foo", b"\xff\xfe", True),
+        (
+            "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+            b"PK\x03\x04\x14\x00",
+            True,
+        ),
+        ("audio/wav", b"RIFF", True),
     ],
 )
 def test_what_is_binary(content_type: str, body: bytes, binary: bool) -> None:
