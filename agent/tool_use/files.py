@@ -95,8 +95,9 @@ async def keep_files(run: TaskRun, door: Door, result: ToolCallResult, key: str)
     for file in result.files[MAX_FILES:]:
         notes.append(f"file {file.name[:64]!r} not kept: a call keeps {MAX_FILES} files at most")
     for n, file in enumerate(result.files[:MAX_FILES], 1):
-        name = artifact_name(result.tool_name, place, n, file.name, _type_of(file)[0])
-        note, image = await _keep(run, keeper, name, file, replay=door.replay is not None)
+        typed = _type_of(file)
+        name = artifact_name(result.tool_name, place, n, file.name, typed[0])
+        note, image = await _keep(run, keeper, name, file, typed, replay=door.replay is not None)
         notes.append(note)
         if image is not None:
             images.append(image)
@@ -118,10 +119,17 @@ def _type_of(file: ToolFile) -> tuple[str, ImageFacts | None]:
 
 
 async def _keep(
-    run: TaskRun, writer: WriteArtifact | None, name: str, file: ToolFile, *, replay: bool
+    run: TaskRun,
+    writer: WriteArtifact | None,
+    name: str,
+    file: ToolFile,
+    typed: tuple[str, ImageFacts | None],
+    *,
+    replay: bool,
 ) -> tuple[str, ImagePart | None]:
-    """One file kept: what the model is told of it, and its image part when it is one."""
-    media_type, facts = _type_of(file)
+    """One file kept (`typed`: its type and image facts, `_type_of`): what the model is
+    told of it, and its image part when it is one."""
+    media_type, facts = typed
     said = file_facts(replace(file, media_type=media_type))
     about = f"{media_type}, {said['size']} bytes, sha256 {said['sha256']}"
     if replay:
