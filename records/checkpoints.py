@@ -46,13 +46,13 @@ class JournalEntry:
     ones are the wait's answer)."""
     relayed: tuple[str, ...] = ()
     """A waiting delegation's: the child's waits for a person already announced."""
-    images: tuple[ImagePart, ...] = ()
-    """A finished call's images (kept artifacts) shown with its result: a resumed run
-    shows them again."""
     handed_on: bool = False
     """A waiting call of a tool the engine runs itself (`ask_user`, a delegation, a
     panel) that the registry admitted and audited before it parked: the woken run runs
     it without admitting it again."""
+    images: tuple[ImagePart, ...] = ()
+    """A finished call's images (kept artifacts) shown with its result: a resumed run
+    shows them again."""
 
 
 @dataclass(frozen=True, slots=True)
