@@ -20,6 +20,7 @@ from core.identity import Principal
 from records.conversations.history import History
 from records.events import ArtifactUpdated
 from records.mode_state import ModeState
+from records.parts import ImagePart
 from records.tasks import Citation, TokenUsage
 
 
@@ -49,6 +50,9 @@ class JournalEntry:
     """A waiting call of a tool the engine runs itself (`ask_user`, a delegation, a
     panel) that the registry admitted and audited before it parked: the woken run runs
     it without admitting it again."""
+    images: tuple[ImagePart, ...] = ()
+    """A finished call's images (kept artifacts) shown with its result: a resumed run
+    shows them again."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,6 +27,7 @@ from records.mode_state import (
     StepResult,
     TextReactState,
 )
+from records.parts import ImagePart, TextPart
 from records.plan import Plan, PlanStep
 from records.tasks import (
     ChildSummary,
@@ -79,6 +80,8 @@ _DATACLASSES: dict[str, type[Any]] = {
         ev.ErrorOccurred,
         ev.TaskResumed,
         Message,
+        TextPart,
+        ImagePart,
         ToolCall,
         Principal,
         ev.ContextFitted,

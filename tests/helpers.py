@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import os
 import re
@@ -102,6 +103,12 @@ class _Handler(BaseHTTPRequestHandler):
         path = self.path
         if self._hop():
             return
+        if path == "/image.png":  # a real PNG, 3x2 pixels
+            self._send(200, tiny_png(), "image/png")
+            return
+        if path == "/untyped-binary":  # no text type given, and not UTF-8
+            self._send(200, bytes(range(256)), "")
+            return
         if path == "/charset-idna":
             self._send(200, "héllo".encode(), "text/plain; charset=idna")
             return
@@ -162,6 +169,15 @@ class _Handler(BaseHTTPRequestHandler):
             return
         echo = {"body": body.decode(), "content_type": self.headers.get("Content-Type", "")}
         self._send(200, json.dumps(echo).encode(), "application/json")
+
+
+def tiny_png(width: int = 3, height: int = 2) -> bytes:
+    """A real PNG image of `width` x `height` red pixels."""
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("RGB", (width, height), (255, 0, 0)).save(out, format="PNG")
+    return out.getvalue()
 
 
 @contextmanager

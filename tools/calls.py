@@ -9,6 +9,7 @@ each attempt audited, never waiting past the deadline.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import time
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -23,7 +24,7 @@ from core.text import within_depth
 from records.tools.approvals import ApprovalDecision
 from records.tools.audit import record_of
 from records.tools.invocation import Invocation
-from records.tools.model import JSONValue, Tool
+from records.tools.model import JSONValue, Tool, ToolFile
 from records.tools.outcomes import ToolCallError, ToolCallResult, ToolErrorKind, ToolFailed
 from stores.audit.base import AuditSink
 from tools import progress
@@ -93,6 +94,25 @@ async def write_audit(
             cached=cached,
         )
     )
+
+
+def audited(data: JSONValue, files: tuple[ToolFile, ...]) -> JSONValue:
+    """What an audit record's digest covers: the result and, when the tool returned
+    files, each one's name, type, size and SHA-256 digest (never their bytes)."""
+    if not files:
+        return data
+    return {"result": data, "files": [file_facts(f) for f in files]}
+
+
+def file_facts(file: ToolFile) -> dict[str, JSONValue]:
+    """A file as records name it: its name, type, size and SHA-256 digest."""
+    digest = hashlib.sha256(file.content).hexdigest()
+    return {
+        "name": file.name,
+        "media_type": file.media_type,
+        "size": len(file.content),
+        "sha256": digest,
+    }
 
 
 async def run_admitted(
@@ -202,8 +222,9 @@ async def _attempt(
     else:
         duration = time.perf_counter() - clock
         data = within_depth(output.data)  # every tool's result, held to one depth cap
-        await write_audit(audit, call, "ok", data, duration)
-        return ToolCallResult(call.call_id, name, data, output.text, duration), False
+        await write_audit(audit, call, "ok", audited(data, output.files), duration)
+        result = ToolCallResult(call.call_id, name, data, output.text, duration)
+        return replace(result, files=output.files, images=output.images), False
     duration = time.perf_counter() - clock
     await write_audit(audit, call, error.kind.value, duration=duration)
     return ToolCallResult(call.call_id, name, None, error.message, duration, error), transient

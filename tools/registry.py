@@ -221,7 +221,7 @@ class ToolRegistry:
         and its result are checked (`tools.guarding`): GuardrailBlockedError.
         """
         admission = await self.admit(invocation, context, guard=guard)
-        return await self.run(admission, bypass_cache=bypass_cache)
+        return outside_a_task(await self.run(admission, bypass_cache=bypass_cache))
 
     async def admit(
         self,
@@ -341,7 +341,7 @@ class ToolRegistry:
         result = await run_admitted(
             tool, call, policy=self._policy, retry=self._retry, audit=self._audit
         )
-        if result.ok and key:
+        if result.ok and key and not result.files:  # files are kept once, never cached
             kept = CachedResult(result.data, result.text)
             await caching.keep(self._cache, tool.spec, tenant, key, kept)
         return await guarded_result(admission.guard, result)
@@ -378,3 +378,13 @@ class ToolRegistry:
         if kept is invocation.arguments:
             return decided
         return replace(decided, invocation=invocation.edited(kept))
+
+
+def outside_a_task(result: ToolCallResult) -> ToolCallResult:
+    """A result of a call made outside a task (CallTool, agentd's own MCP tools): the
+    files the tool returned are not kept (there is no task tree to keep them in), and
+    its text says so."""
+    if not result.files:
+        return result
+    note = f"{len(result.files)} file(s) not kept: files are kept as artifacts inside a task"
+    return replace(result, text=f"{result.text}\n{note}" if result.text else note, files=())

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import codecs
-import io
 import itertools
 import re
 from collections.abc import Awaitable, Callable, Collection, Iterator, Sequence
@@ -29,6 +28,7 @@ from html.parser import HTMLParser
 from agent.knowledge.memories import new_item_id
 from agent.llm.embeddings import Embedder
 from core.errors import FieldViolation, InvalidArgumentError, RequestTooLargeError
+from core.files import pdf_text
 from records.knowledge.items import Hit, Item, Scope, content_hash
 from stores.knowledge.base import KnowledgeStore
 
@@ -90,7 +90,7 @@ def parse(content: bytes, media_type: str) -> str:
     and they mean nothing to a search); InvalidArgumentError for a type or content it
     cannot read. CPU-bound: async callers run it in a worker thread."""
     if media_type == "application/pdf":
-        return _pdf_text(content).replace("\x00", "")
+        return pdf_text(content).replace("\x00", "")
     if media_type not in MEDIA_TYPES:
         raise InvalidArgumentError(
             [FieldViolation("media_type", f"must be one of {', '.join(MEDIA_TYPES)}")]
@@ -120,23 +120,6 @@ _BOMS = (
     (codecs.BOM_UTF16_LE, "utf-16-le"),
     (codecs.BOM_UTF16_BE, "utf-16-be"),
 )
-
-
-def _pdf_text(content: bytes) -> str:
-    """A PDF's text. Whatever pypdf raises while reading it (PdfReadError, but also
-    LimitReachedError, AssertionError, AttributeError, RecursionError… on a corrupt or
-    hostile file) means it is not a readable PDF: INVALID_ARGUMENT, never INTERNAL.
-    Only `Exception`s: a cancellation (BaseException) goes through."""
-    from pypdf import PdfReader
-
-    try:
-        reader = PdfReader(io.BytesIO(content))
-        return "\n".join(page.extract_text() or "" for page in reader.pages)
-    except Exception as error:  # noqa: BLE001 - any failure of the parser is the file's
-        why = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
-        raise InvalidArgumentError(
-            [FieldViolation("content", f"is not a readable PDF ({why[:200]})")]
-        ) from None
 
 
 _CJK = (

@@ -147,7 +147,13 @@ class _Loop:
         observations = await self.run.tools.call_all(step_id, planned)
         for call, observation in zip(calls, observations, strict=True):
             self.messages.append(
-                Message("tool", observation.text, tool_call_id=call.id, name=call.name)
+                Message(
+                    "tool",
+                    observation.text,
+                    tool_call_id=call.id,
+                    name=call.name,
+                    parts=observation.images,
+                )
             )
         if dropped:
             self.messages.append(Message("user", prompts.too_many_calls(len(calls), dropped)))

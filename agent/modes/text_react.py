@@ -228,7 +228,8 @@ class _Loop:
             key=f"{step_id}/action",
         )
         self.run.state.pending = None
-        self.messages.append(Message("user", f"Observation: {observation.text}"))
+        said = f"Observation: {observation.text}"  # with the images it returned, if any
+        self.messages.append(Message("user", said, parts=observation.images))
 
 
 async def run(run: TaskRun) -> Outcome:

@@ -34,11 +34,12 @@ from agent.running.citations import SEARCH_KNOWLEDGE, citations_of
 from agent.running.concurrency import all_or_none
 from agent.running.seams import PlannedCall, RunReplay
 from agent.tool_use import questions
+from agent.tool_use.files import keep_files
 from agent.tool_use.finished import finished
 from agent.tool_use.people import PersonWaits
 from agent.tool_use.progress import ProgressEvents
 from agent.tool_use.results import UNKNOWN_OUTCOME as UNKNOWN_OUTCOME
-from agent.tool_use.results import clip, not_run, refused, replayed, short, unavailable
+from agent.tool_use.results import clip, entry_of, not_run, refused, replayed, short, unavailable
 from agent.tool_use.resume import Resumes
 from agent.tool_use.streak import FailureStreak
 from core.errors import (
@@ -163,9 +164,7 @@ class ToolCalls:
         """Keep a finished call's result for the woken run (its batch parks)."""
         entry = self.journal.get(key)
         if entry is None or not entry.finished:
-            self.journal[key] = JournalEntry(
-                result.call_id, result.tool_name, True, result.ok, result.text, result.data
-            )
+            self.journal[key] = entry_of(result)
 
     async def call(
         self,
@@ -253,7 +252,7 @@ class ToolCalls:
         result = replace(result, duration_seconds=time.perf_counter() - started)
         source = self.replay.sources.get(call_id, LIVE) if self.replay else LIVE  # `replaying`
         await finished(run, step_id, invocation, result, key, source)  # its event, its trace
-        data, error, text = result.data, result.error, result.text
+        data, error = result.data, result.error
         if error is None and name == SEARCH_KNOWLEDGE and self.specs[name].source == "builtin":
             run.transcript.citations.extend(citations_of(data))
         wrote = source is LIVE and name == WRITE_ARTIFACT  # a replay's recorded write wrote none
@@ -262,7 +261,7 @@ class ToolCalls:
             if update is not None:
                 await run.transcript.emit(update)
         if journalled:
-            self.journal[key] = JournalEntry(call_id, name, True, result.ok, text, data)
+            self.journal[key] = entry_of(result)
             await run.checkpoint()
         elif key in self.journal:  # it waited: the woken run's entry is done with
             del self.journal[key]
@@ -323,7 +322,7 @@ class ToolCalls:
         if failed is not None:
             return replace(result, data=data, text=failed.message, cached=False)
         text = clip(clean_text(result.text) or json.dumps(data, default=str))
-        return replace(result, data=data, text=text)
+        return await keep_files(run, self, replace(result, data=data, text=text), key)
 
     async def _admitted(self, invocation: Invocation, again: bool) -> Admission | ToolCallResult:
         """The registry's admission of the call and, when it needs one, a person's

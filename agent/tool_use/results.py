@@ -4,6 +4,7 @@ shortened texts a task's notes and the model see."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import structlog
@@ -39,6 +40,7 @@ async def replayed(
     if entry.finished:
         failed = None if entry.ok else ToolCallError(ToolErrorKind.FAILED, entry.text)
         result = ToolCallResult(entry.call_id, name, entry.data, entry.text, 0.0, failed)
+        result = replace(result, images=entry.images)
     else:
         text = UNKNOWN_OUTCOME.format(tool=name)
         error = ToolCallError(ToolErrorKind.OUTCOME_UNKNOWN, text)
@@ -54,6 +56,19 @@ async def replayed(
             step_id=step_id,
         )
     return result
+
+
+def entry_of(result: ToolCallResult) -> JournalEntry:
+    """The journal's entry of a finished call: its outcome, text, data and images."""
+    return JournalEntry(
+        result.call_id,
+        result.tool_name,
+        True,
+        result.ok,
+        result.text,
+        result.data,
+        images=result.images,
+    )
 
 
 def unavailable(name: str, error: ToolUnavailableError | ToolNotFoundError) -> ToolCallError:

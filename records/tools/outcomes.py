@@ -6,7 +6,8 @@ import enum
 import json
 from dataclasses import dataclass
 
-from records.tools.model import JSONValue
+from records.parts import ImagePart
+from records.tools.model import JSONValue, ToolFile
 
 
 class ToolFailed(Exception):  # noqa: N818 - a signal, named for what it says
@@ -85,6 +86,13 @@ class ToolCallResult:
     """Set when the tool failed, timed out or crashed."""
     cached: bool = False
     """The result of an earlier call, from the cache: the tool did not run."""
+    files: tuple[ToolFile, ...] = ()
+    """Files the tool returned, with their bytes, on their way to the door of tool calls
+    (`agent.tool_use.files`), which keeps them as artifacts and empties this: never
+    serialized, cached, audited or journalled."""
+    images: tuple[ImagePart, ...] = ()
+    """Images (kept artifacts) to show a seeing model with the result, on the tool
+    message (`records.messages.Message.parts`)."""
 
     @property
     def ok(self) -> bool:

@@ -10,13 +10,14 @@ the server writes its process id at start).
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import socket
 import sys
 from pathlib import Path
 
 import anyio
-from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver import Context, Image, MCPServer
 from mcp.shared.exceptions import MCPError
 from mcp.types import ToolAnnotations
 
@@ -37,6 +38,16 @@ def search(query: str, limit: int = 3) -> str:
     """Search the notes for a word."""
     _record(f"search {query}")
     return f"{limit} notes about {query}"
+
+
+@server.tool(annotations=READ_ONLY)
+def photo(width: int = 3, height: int = 2) -> Image:
+    """A picture: a PNG of `width` x `height` red pixels."""
+    from PIL import Image as Picture
+
+    out = io.BytesIO()
+    Picture.new("RGB", (width, height), (255, 0, 0)).save(out, format="PNG")
+    return Image(data=out.getvalue(), format="png")
 
 
 @server.tool()

@@ -12,19 +12,23 @@ missing artifacts are failures the model is told of (`ToolFailed`).
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import binascii
 import json
 from dataclasses import dataclass
 from typing import Any
 
-from core.errors import FieldViolation, ToolArgumentsInvalidError
+from core.errors import FieldViolation, InvalidArgumentError, ToolArgumentsInvalidError
+from core.files import image_facts, pdf_text
 from core.identity import CallContext
+from records.parts import ImagePart
 from records.tools.model import JSONValue, PermissionLevel, RiskLevel, Tool, ToolOutput, ToolSpec
 from records.tools.outcomes import ToolFailed
 from stores.artifacts.base import (
     MAX_NAME_CHARS,
     Artifact,
+    ArtifactInfo,
     ArtifactStore,
     is_json,
     is_text,
@@ -166,6 +170,17 @@ class WriteArtifact(Tool):
         text = f"wrote {name} version {info.version} ({info.size} bytes, {media_type})"
         return ToolOutput(data=data, text=text)
 
+    async def keep(
+        self, context: CallContext, name: str, media_type: str, content: bytes
+    ) -> ArtifactInfo:
+        """Keep a file a tool returned as an artifact of the calling task's tree, under the
+        same limits as a write; ToolFailed saying why it was not kept."""
+        space = _space(context, WRITE_ARTIFACT)
+        self._within_limits(len(content))
+        await self._room_for(context, space, name)
+        tenant = context.principal.tenant
+        return await self._store.write(tenant, space, name, media_type, content, context.task_id)
+
     def _within_limits(self, size: int) -> None:
         if size > self.limits.max_bytes:
             raise ToolFailed(
@@ -189,21 +204,44 @@ class WriteArtifact(Tool):
             )
 
 
-def artifact_output(found: Artifact) -> ToolOutput:
-    """What `read_artifact` returns: the content as text when it is, else as base64."""
+MAX_BASE64_BYTES = 16 * 1024
+"""Binary content (neither text, an image nor a PDF) up to this size comes back as
+base64; a larger one as a note of its type and size."""
+
+
+async def artifact_output(found: Artifact) -> ToolOutput:
+    """What `read_artifact` returns: text as text; an image as an image part of that
+    version (shown to a seeing model with the result) and a short text; a PDF's text;
+    other binary content as base64 when small, else a note of its type and size."""
     info = found.info
-    text = found.text
     data: dict[str, JSONValue] = {
         "name": info.name,
         "version": info.version,
         "media_type": info.media_type,
         "size": info.size,
         "writer_task_id": info.writer_task_id,
-        "format": "text" if text is not None else "base64",
-        "content": text if text is not None else base64.b64encode(found.content).decode(),
     }
-    shown = text if text is not None else f"({info.size} bytes of {info.media_type}, base64)"
-    return ToolOutput(data=data, text=shown)
+    about = f"{info.name} version {info.version} ({info.size} bytes of {info.media_type})"
+    if (text := found.text) is not None:
+        return ToolOutput(data={**data, "format": "text", "content": text}, text=text)
+    facts = image_facts(found.content) if info.media_type.startswith("image/") else None
+    if facts is not None:
+        image = ImagePart(info.name, info.version, facts.media_type, facts.width, facts.height)
+        size = {"width": facts.width, "height": facts.height}
+        shown = f"{about}: an image of {facts.width}x{facts.height} pixels, attached"
+        return ToolOutput(data={**data, "format": "image", **size}, text=shown, images=(image,))
+    if info.media_type == "application/pdf":
+        try:
+            text = await asyncio.to_thread(pdf_text, found.content)
+        except InvalidArgumentError:
+            return ToolOutput(data={**data, "format": "none"}, text=f"{about}: not a readable PDF")
+        text = text.replace("\x00", "")
+        return ToolOutput(data={**data, "format": "pdf_text", "content": text}, text=text)
+    if info.size <= MAX_BASE64_BYTES:
+        encoded = base64.b64encode(found.content).decode()
+        data = {**data, "format": "base64", "content": encoded}
+        return ToolOutput(data=data, text=f"({info.size} bytes of {info.media_type}, base64)")
+    return ToolOutput(data={**data, "format": "none"}, text=f"{about}: binary, not shown")
 
 
 class ReadArtifact(Tool):
@@ -213,8 +251,9 @@ class ReadArtifact(Tool):
             name=READ_ARTIFACT,
             description=(
                 "Read an artifact this task or the tasks it works with wrote: its latest "
-                "version, or the version asked for. Text comes back as text, binary "
-                "content as base64."
+                "version, or the version asked for. Text comes back as text, an image "
+                "as the image itself, a PDF as its text, other small binary content as "
+                "base64."
             ),
             parameters={
                 "type": "object",
@@ -244,4 +283,4 @@ class ReadArtifact(Tool):
             which = f"version {version} of {name!r}" if version else repr(name)
             there = ", ".join(held[:50]) if held else "none yet"
             raise ToolFailed(f"there is no artifact {which}; artifacts of this task: {there}")
-        return artifact_output(found)
+        return await artifact_output(found)

@@ -14,7 +14,6 @@ caller's headers, and a body is never sent to another origin.
 from __future__ import annotations
 
 import asyncio
-import codecs
 import contextlib
 import ipaddress
 import json
@@ -34,6 +33,7 @@ from core.text import json_depth
 from records.tools.model import JSONValue, PermissionLevel, RiskLevel, Tool, ToolOutput, ToolSpec
 from records.tools.outcomes import ToolFailed
 from tools.builtin.addresses import IPNetwork, refusal
+from tools.builtin.bodies import body_file, charset, is_binary
 
 REDIRECT_STATUSES = {301, 302, 303, 307, 308}
 DROPPED_REQUEST_HEADERS = {"host", "content-length", "transfer-encoding", "connection", "te"}
@@ -197,21 +197,6 @@ async def read_capped(
     return bytes(body), False
 
 
-def _charset(content_type: str) -> str:
-    """The response's text encoding: its charset when that names a text encoding (not a
-    codec such as idna, rot13 or base64), else UTF-8."""
-    for param in content_type.split(";")[1:]:
-        key, _, value = param.strip().partition("=")
-        if key.lower() == "charset" and value:
-            try:
-                info = codecs.lookup(value.strip('"'))
-            except LookupError:
-                return "utf-8"
-            text_encoding = getattr(info, "_is_text_encoding", True)
-            return info.name if text_encoding and info.name not in ("idna", "punycode") else "utf-8"
-    return "utf-8"
-
-
 class HttpRequest(Tool):
     def __init__(self, limits: HttpLimits | None = None) -> None:
         self._limits = limits or HttpLimits()
@@ -348,10 +333,15 @@ class HttpRequest(Tool):
                 f"{response_headers[key]}, {value}" if key in response_headers else value
             )
         content_type = response_headers.get("content-type", "")
-        try:
-            text = body.decode(_charset(content_type), errors="replace")
-        except LookupError:
-            text = body.decode("utf-8", errors="replace")
+        files = (body_file(url, content_type, body),) if is_binary(content_type, body) else ()
+        if files:  # kept as an artifact by the door, never decoded into U+FFFD
+            cut = ", cut at the size limit" if truncated else ""
+            text = f"({len(body)} bytes of {files[0].media_type}{cut}: kept as a file)"
+        else:
+            try:
+                text = body.decode(charset(content_type), errors="replace")
+            except LookupError:
+                text = body.decode("utf-8", errors="replace")
         data: dict[str, Any] = {
             "status": response.status,
             "url": url,
@@ -361,10 +351,10 @@ class HttpRequest(Tool):
             "redirects": redirects,
             "elapsed_seconds": round(time.perf_counter() - started, 6),
         }
-        if "json" in content_type and not truncated:
+        if "json" in content_type and not truncated and not files:
             with contextlib.suppress(ValueError):
                 data["json"] = _shallow_json(text)
-        return ToolOutput(data=data, text=f"HTTP {response.status}\n{text}")
+        return ToolOutput(data=data, text=f"HTTP {response.status}\n{text}", files=files)
 
 
 def _shallow_json(text: str) -> Any:

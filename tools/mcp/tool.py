@@ -9,6 +9,8 @@ ever decide whether a failed call may be retried, never the level a caller needs
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 from typing import Any
 
@@ -16,7 +18,14 @@ import mcp_types as types
 from mcp.shared.dispatcher import ProgressFnT
 
 from core.identity import CallContext
-from records.tools.model import TOOL_NAME_PATTERN, JSONValue, Tool, ToolOutput, ToolSpec
+from records.tools.model import (
+    TOOL_NAME_PATTERN,
+    JSONValue,
+    Tool,
+    ToolFile,
+    ToolOutput,
+    ToolSpec,
+)
 from records.tools.outcomes import ToolFailed
 from tools import progress
 from tools.mcp.connection import McpConnection
@@ -100,24 +109,29 @@ def progress_callback(sink: ProgressSink | None) -> ProgressFnT | None:
     return heard
 
 
+INLINE_RESOURCE_CHARS = 16_000
+"""An embedded text resource up to this long stays in the result's text; a longer one
+is kept as a file (an artifact) and named there."""
+
+
 def output_of(result: types.CallToolResult) -> ToolOutput:
     """What a call result comes to: its structured content (or its content blocks, binary
-    data left out) and its text; ToolFailed when the tool reported an error."""
+    data left out) and its text; ToolFailed when the tool reported an error. Images,
+    audio, binary resources and long text resources become files (`ToolOutput.files`)
+    that the door of tool calls keeps as artifacts; the text says where each went."""
     texts: list[str] = []
     blocks: list[dict[str, Any]] = []
+    files: list[ToolFile] = []
     for block in result.content:
         data = block.model_dump(mode="json", by_alias=True, exclude_none=True)
         kind = data.get("type", "")
         if kind == "text":
             texts.append(str(data.get("text", "")))
         elif kind in ("image", "audio"):
-            size = len(str(data.pop("data", ""))) * 3 // 4
-            texts.append(f"[{kind} {data.get('mimeType', '')}, about {size} bytes, not shown]")
+            encoded = str(data.pop("data", ""))
+            texts.append(_as_file(files, kind, str(data.get("mimeType", "")), encoded, data))
         elif kind == "resource":
-            resource = data.get("resource", {})
-            if "blob" in resource:
-                resource["blob"] = f"[{len(str(resource['blob'])) * 3 // 4} bytes, not shown]"
-            texts.append(str(resource.get("text") or f"[resource {resource.get('uri', '')}]"))
+            texts.append(_resource(files, data.get("resource", {})))
         elif kind == "resource_link":
             texts.append(f"[link {data.get('name', '')}: {data.get('uri', '')}]")
         blocks.append(data)
@@ -126,5 +140,36 @@ def output_of(result: types.CallToolResult) -> ToolOutput:
         raise ToolFailed(text or "the tool reported an error")
     structured = result.structured_content
     if structured is not None:
-        return ToolOutput(data=structured, text=text or json.dumps(structured, default=str))
-    return ToolOutput(data={"content": blocks}, text=text)
+        shown = text or json.dumps(structured, default=str)
+        return ToolOutput(data=structured, text=shown, files=tuple(files))
+    return ToolOutput(data={"content": blocks}, text=text, files=tuple(files))
+
+
+def _as_file(
+    files: list[ToolFile], name: str, media_type: str, encoded: str, block: dict[str, Any]
+) -> str:
+    """A base64 block added to `files` (its block marked so); what the text says of it."""
+    try:
+        content = base64.b64decode(encoded.encode("ascii"), validate=True)
+    except (UnicodeEncodeError, binascii.Error):
+        block["file"] = "not valid base64: dropped"
+        return f"[{name} {media_type}: not valid base64, dropped]"
+    files.append(ToolFile(name, media_type or "application/octet-stream", content))
+    block["file"] = f"{len(content)} bytes, kept as a file"
+    return f"[{name} {media_type}, {len(content)} bytes: see the file below]"
+
+
+def _resource(files: list[ToolFile], resource: dict[str, Any]) -> str:
+    """An embedded resource: a blob, or a long text, added to `files`; a short text
+    inline. What the text says of it."""
+    uri = str(resource.get("uri", ""))
+    name = uri.rstrip("/").rpartition("/")[2] or "resource"
+    media_type = str(resource.get("mimeType", ""))
+    if "blob" in resource:
+        return _as_file(files, name, media_type, str(resource.pop("blob")), resource)
+    text = str(resource.get("text", ""))
+    if len(text) <= INLINE_RESOURCE_CHARS:
+        return text or f"[resource {uri}]"
+    resource["text"] = f"[{len(text)} characters, kept as a file]"
+    files.append(ToolFile(name, media_type or "text/plain", text.encode("utf-8", "replace")))
+    return f"[resource {uri}, {len(text)} characters of {media_type or 'text'}: see the file below]"

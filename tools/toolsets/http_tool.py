@@ -25,9 +25,10 @@ import httpcore
 import jmespath
 
 from core.identity import CallContext
-from records.tools.model import JSONValue, Tool, ToolOutput, ToolSpec
+from records.tools.model import JSONValue, Tool, ToolFile, ToolOutput, ToolSpec
 from records.tools.outcomes import ToolFailed
 from tools.builtin.addresses import IPNetwork
+from tools.builtin.bodies import bare_type, is_binary
 from tools.builtin.http import check_url, default_headers, guarded_pool, read_capped, timeouts
 from tools.toolsets import http_progress, url_template
 from tools.toolsets.config import HttpToolConfig, ToolsetConfig, tool_spec
@@ -124,6 +125,14 @@ class HttpTool(Tool):
                 resumable=status in self.spec.resumable_errors,
                 code=status,
             )
+        content_type = next(
+            (v.decode("latin-1") for k, v in response.headers if k.lower() == b"content-type"), ""
+        )
+        if self._result is None and is_binary(content_type, body):  # a file, kept by the door
+            media_type = bare_type(content_type) or "application/octet-stream"
+            file = ToolFile(self.spec.name, media_type, body)
+            note = f"({len(body)} bytes of {file.media_type}: kept as a file)"
+            return ToolOutput(data={"status": status, "body": note}, text=note, files=(file,))
         try:
             parsed: Any = json.loads(text) if text.strip() else None
         except (json.JSONDecodeError, RecursionError):

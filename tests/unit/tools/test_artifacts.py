@@ -8,9 +8,12 @@ import pytest
 
 from core.errors import ToolArgumentsInvalidError
 from core.identity import CallContext, Principal
+from records.parts import ImagePart
 from records.tools.outcomes import ToolFailed
 from stores.artifacts.memory import InMemoryArtifactStore
-from tools.builtin.artifacts import ArtifactLimits, ReadArtifact, WriteArtifact
+from tests.contract.test_knowledge_bases import PDF_TEXT, tiny_pdf
+from tests.helpers import tiny_png
+from tools.builtin.artifacts import MAX_BASE64_BYTES, ArtifactLimits, ReadArtifact, WriteArtifact
 
 CHILD = CallContext(Principal("p", "t1"), task_id="task-child", artifact_space="task-root")
 
@@ -89,3 +92,39 @@ async def test_outside_a_task_there_is_nowhere_to_write(store: InMemoryArtifactS
         await WriteArtifact(store).run({"name": "x", "content": "y"}, CallContext())
     with pytest.raises(ToolFailed, match="inside a task only"):
         await ReadArtifact(store).run({"name": "x"}, CallContext())
+
+
+async def _write(store: InMemoryArtifactStore, name: str, media_type: str, raw: bytes) -> None:
+    await store.write("t1", "task-root", name, media_type, raw, "task-child")
+
+
+async def test_an_image_is_read_as_an_image_part_not_base64(
+    store: InMemoryArtifactStore,
+) -> None:
+    await _write(store, "shot.png", "image/png", tiny_png(5, 4))
+    read = await ReadArtifact(store).run({"name": "shot.png"}, CHILD)
+    assert read.images == (ImagePart("shot.png", 1, "image/png", 5, 4),)
+    assert read.data["format"] == "image"
+    assert "content" not in read.data
+    assert read.text.endswith("an image of 5x4 pixels, attached")
+
+
+async def test_a_pdf_is_read_as_its_text(store: InMemoryArtifactStore) -> None:
+    await _write(store, "w.pdf", "application/pdf", tiny_pdf(PDF_TEXT))
+    read = await ReadArtifact(store).run({"name": "w.pdf"}, CHILD)
+    assert read.data["format"] == "pdf_text"
+    assert PDF_TEXT[0] in read.text
+    await _write(store, "bad.pdf", "application/pdf", b"%PDF-1.4 broken")
+    bad = await ReadArtifact(store).run({"name": "bad.pdf"}, CHILD)
+    assert bad.text.endswith("not a readable PDF")
+
+
+async def test_large_binary_is_a_note_not_base64(store: InMemoryArtifactStore) -> None:
+    await _write(store, "big.bin", "application/octet-stream", b"\x01" * (MAX_BASE64_BYTES + 1))
+    read = await ReadArtifact(store).run({"name": "big.bin"}, CHILD)
+    assert read.data["format"] == "none"
+    assert "content" not in read.data
+    assert read.text == (
+        f"big.bin version 1 ({MAX_BASE64_BYTES + 1} bytes of application/octet-stream): "
+        "binary, not shown"
+    )

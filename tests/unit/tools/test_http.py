@@ -11,9 +11,11 @@ import pytest
 
 from core.errors import DestinationNotAllowedError, InvalidArgumentError
 from core.identity import CallContext
+from records.tools.model import ToolFile
 from records.tools.outcomes import ToolFailed
-from tests.helpers import http_server
+from tests.helpers import http_server, tiny_png
 from tools.builtin.addresses import refusal
+from tools.builtin.bodies import is_binary
 from tools.builtin.http import HttpLimits, HttpRequest
 
 LOOPBACK = (ipaddress.ip_network("127.0.0.1/32"),)
@@ -183,3 +185,55 @@ async def test_the_shared_request_helper_cuts_or_fails_past_the_limit(base_url: 
     with pytest.raises(DestinationNotAllowedError):  # the destination rules, for both
         async with guarded_pool((), 1) as pool:
             await pool.request("GET", f"{base_url}/json")
+
+
+async def test_a_png_body_is_a_file_not_text(
+    tool: HttpRequest, base_url: str, ctx: CallContext
+) -> None:
+    out = await tool.run({"url": f"{base_url}/image.png"}, ctx)
+    assert out.files == (ToolFile("image.png", "image/png", tiny_png()),)
+    assert "\ufffd" not in out.text
+    assert "\ufffd" not in out.data["body"]
+    assert out.text == f"HTTP 200\n({len(tiny_png())} bytes of image/png: kept as a file)"
+
+
+async def test_untyped_bytes_that_are_not_utf8_are_a_file(
+    tool: HttpRequest, base_url: str, ctx: CallContext
+) -> None:
+    out = await tool.run({"url": f"{base_url}/untyped-binary"}, ctx)
+    assert out.files == (ToolFile("untyped-binary", "application/octet-stream", bytes(range(256))),)
+    assert "\ufffd" not in out.text
+
+
+async def test_text_bodies_stay_text(tool: HttpRequest, base_url: str, ctx: CallContext) -> None:
+    for path in ("/json", "/status/404", "/charset-idna"):
+        out = await tool.run({"url": f"{base_url}{path}"}, ctx)
+        assert out.files == ()
+    assert out.data["body"] == "héllo"
+
+
+@pytest.mark.parametrize(
+    ("content_type", "body", "binary"),
+    [
+        ("image/png", b"abc", True),
+        ("application/pdf", b"%PDF-1.4", True),
+        ("application/octet-stream", b"abc", True),
+        ("text/plain", b"abc", False),
+        ("text/plain; charset=utf-8", b"\xff\xfe", True),
+        ("text/plain; charset=latin-1", b"\xff\xfe", False),
+        ("application/xhtml+xml", b"<a/>", False),
+        ("application/javascript", b"1", False),
+        ("", b"plain words", False),
+        ("", b"a\x00b", True),
+        ("application/x-yaml", b"a: 1", False),
+        ("application/x-foo", b"\xff\xfe", True),
+        (
+            "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+            b"PK\x03\x04\x14\x00",
+            True,
+        ),
+        ("audio/wav", b"RIFF", True),
+    ],
+)
+def test_what_is_binary(content_type: str, body: bytes, binary: bool) -> None:
+    assert is_binary(content_type, body) is binary

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from dataclasses import replace
 
 import pytest
@@ -15,7 +16,15 @@ from core.errors import (
 from core.identity import CallContext
 from core.secrets import REDACTED
 from records.tools.audit import digest
-from records.tools.model import JSONValue, PermissionLevel, RiskLevel, Tool, ToolOutput, ToolSpec
+from records.tools.model import (
+    JSONValue,
+    PermissionLevel,
+    RiskLevel,
+    Tool,
+    ToolFile,
+    ToolOutput,
+    ToolSpec,
+)
 from records.tools.outcomes import ToolErrorKind, ToolFailed
 from stores.audit.memory import InMemoryAuditLog
 from tools.builtin.calculator import Calculator
@@ -245,3 +254,25 @@ def test_a_listing_says_which_tools_cannot_be_called_now(audit: InMemoryAuditLog
         ("up", ""),
     ]
     assert reg.visible_to(CallContext()) == [t.spec for t in listed]
+
+
+class Filing(Tool):
+    """Returns one file."""
+
+    spec = _spec("filing")
+
+    async def run(self, arguments: dict[str, JSONValue], context: CallContext) -> ToolOutput:
+        return ToolOutput({"n": 1}, "here", files=(ToolFile("a.bin", "application/zip", b"PK"),))
+
+
+async def test_outside_a_task_files_are_not_kept_and_the_text_says_so(
+    audit: InMemoryAuditLog, ctx: CallContext
+) -> None:
+    reg = ToolRegistry([Filing()], policy=LevelPolicy(PermissionLevel.WRITE), audit=audit)
+    result = await reg.call("filing", {"n": 1}, ctx)
+    assert result.files == ()
+    assert result.text == "here\n1 file(s) not kept: files are kept as artifacts inside a task"
+    [record] = audit.records
+    facts = {"name": "a.bin", "media_type": "application/zip", "size": 2}
+    sha = hashlib.sha256(b"PK").hexdigest()
+    assert record.result_digest == digest({"result": {"n": 1}, "files": [{**facts, "sha256": sha}]})

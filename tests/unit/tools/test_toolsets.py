@@ -13,7 +13,7 @@ import pytest
 
 from agent.llm.tool_names import WireNames
 from records.tools.grants import Grant
-from records.tools.model import TOOL_NAME_PATTERN, PermissionLevel
+from records.tools.model import TOOL_NAME_PATTERN, PermissionLevel, ToolFile
 from records.tools.outcomes import ToolFailed
 from tools.catalog import ToolCatalog
 from tools.mcp.connection import ConnectionLimits
@@ -476,3 +476,13 @@ def test_a_settings_edit_before_the_server_listed_keeps_the_connection_quietly(
     assert connection.toolset == edited["n"]
     assert toolsets.connection("n") is connection
     assert toolsets.problems == []  # no "its server has no tool a" before it listed any
+
+
+def test_a_declared_tool_returns_a_binary_answer_as_a_file() -> None:
+    tool, _ = _declared("toolsets:\n  crm: {http: {}, tools: {c: {url: 'http://h.example/c'}}}\n")
+    png = httpcore.Response(200, headers=[(b"Content-Type", b"image/png")])
+    out = tool._output(png, b"\x89PNG\r\n")
+    assert out.files == (ToolFile("crm.c", "image/png", b"\x89PNG\r\n"),)
+    assert out.text == "(6 bytes of image/png: kept as a file)"
+    plain = tool._output(httpcore.Response(200), b'{"name": "Ada"}')
+    assert (plain.files, plain.data) == ((), {"name": "Ada"})
