@@ -54,6 +54,9 @@ class FitPolicy:
     retry_squeeze: float = 0.7
     """After the endpoint said the context is too long, the next fit aims at this share
     of what the first one aimed at."""
+    input_text_chars: int = 100_000
+    """A document given with a task's input (a PDF's text, a text file) is put in its first
+    message up to this many characters, then cut with a note."""
 
 
 @dataclass(frozen=True, slots=True)
