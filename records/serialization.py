@@ -140,6 +140,7 @@ _LATER: dict[str, frozenset[str]] = {
     "AgentDefinition": frozenset({"guardrails"}),
     "ApprovalRequested": frozenset({"approver_roles", "deadline"}),
     "Message": frozenset({"parts"}),
+    "ContextFitted": frozenset({"dropped_images"}),
 }
 """Fields added after their type's stored form was fixed: written only when they differ
 from their default, so that a record that does not use them is stored byte for byte as

@@ -143,5 +143,6 @@ async def _report(
             fitted.clipped,
             fitted.dropped,
             retry,
+            fitted.dropped_images,
         )
     )
