@@ -141,6 +141,7 @@ _LATER: dict[str, frozenset[str]] = {
     "ApprovalRequested": frozenset({"approver_roles", "deadline"}),
     "Message": frozenset({"parts"}),
     "ContextFitted": frozenset({"dropped_images"}),
+    "InputPart": frozenset({"data"}),  # kept by reference: content (bytes) is never stored
 }
 """Fields added after their type's stored form was fixed: written only when they differ
 from their default, so that a record that does not use them is stored byte for byte as
