@@ -128,6 +128,8 @@ class RunArtifacts:
         self._task = task
         self._kept: dict[tuple[str, int], bytes] = {}
         self._bytes = 0
+        self.inputs: tuple[MessagePart, ...] | None = None
+        """The task's input parts as message parts, once made (`agent.seeing.inputs`)."""
 
     async def read(self, name: str, version: int | None = None) -> Artifact | None:
         """A version of an artifact of the task's tree (None: there is none)."""

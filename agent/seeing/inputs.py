@@ -53,9 +53,15 @@ async def with_inputs(run: TaskRun, messages: list[Message]) -> None:
 
 
 async def input_parts(run: TaskRun) -> tuple[MessagePart, ...]:
-    """The message parts the task's input parts become, in order."""
+    """The message parts the task's input parts become, in order (made once a run: a
+    plan's steps each show them)."""
+    if run.artifacts is not None and run.artifacts.inputs is not None:
+        return run.artifacts.inputs
     limit = run.config.fitting.input_text_chars
-    return tuple([await _part(run, part, limit) for part in run.task.input_parts])
+    parts = tuple([await _part(run, part, limit) for part in run.task.input_parts])
+    if run.artifacts is not None:
+        run.artifacts.inputs = parts
+    return parts
 
 
 async def _part(run: TaskRun, part: InputPart, limit: int) -> MessagePart:
