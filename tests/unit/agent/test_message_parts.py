@@ -181,3 +181,23 @@ def test_the_providers_file_says_which_models_take_images(tmp_path: Path) -> Non
     path.write_text(json.dumps({"providers": {"p": spec}}))
     with pytest.raises(ProvidersInvalidError, match=r"models\[0\]\.images: true or false"):
         read_definitions(path)
+
+
+async def test_a_providers_models_know_from_its_entries_whether_they_see_images(
+    tmp_path: Path,
+) -> None:
+    from server.wiring.providers import build_providers
+    from tests.servers import settings_in
+
+    path = tmp_path / "providers.json"
+    models = ["plain", {"name": "vision", "images": True}]
+    spec = {"base_url": "http://127.0.0.1:1/v1", "models": models}
+    path.write_text(json.dumps({"providers": {"p": spec}}))
+    provider = build_providers(settings_in(tmp_path, providers_file=path))["p"]
+    try:
+        assert provider.make("vision", None, None).sees_images
+        assert not provider.make("plain", None, None).sees_images
+        assert not provider.make("unknown", None, None).sees_images
+    finally:
+        assert provider.close is not None
+        await provider.close()  # type: ignore[misc]
