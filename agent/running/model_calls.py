@@ -18,7 +18,7 @@ from agent.llm.roles import RoleName
 from agent.llm.window import tokens
 from agent.recording.capture import ModelAnswer
 from agent.running import context_fit
-from agent.running.artifacts import RunArtifacts, notes
+from agent.running.artifacts import RunArtifacts
 from agent.running.deltas import streamed
 from agent.running.state import RunBounds, RunState
 from agent.running.transcript import Transcript
@@ -50,6 +50,7 @@ class CallingRun(Protocol):
     transcript: Transcript
     meter: Metering | None
     artifacts: RunArtifacts | None
+    """Read by fitting (`context_fit`): the images its messages refer to."""
 
 
 async def call(
@@ -226,8 +227,6 @@ async def _sent(
     attributes = {"agentd.task_id": run.task.task_id, **_tree(run.task)}
     if entry:  # the span links to the call's record in the task's trace (GetTaskTrace)
         attributes["agentd.trace.entry_id"] = entry
-    if any(m.parts for m in messages):  # images by reference become bytes, or notes
-        messages = await _shown(run, model, messages)
     with tracing.span(f"llm {role}", run.call.trace_id, attributes) as span:
         try:
             if stream:
@@ -243,15 +242,6 @@ async def _sent(
         span.set_attribute("gen_ai.usage.input_tokens", response.usage.prompt_tokens)
         span.set_attribute("gen_ai.usage.output_tokens", response.usage.completion_tokens)
     return response
-
-
-async def _shown(run: CallingRun, model: Model, messages: Sequence[Message]) -> Sequence[Message]:
-    """The messages as `model` is sent them: its images inline when it sees images (read
-    through the run's artifacts, `agent.running.artifacts.RunArtifacts`), else notes naming
-    them. Only here: checkpoints, traces and history keep the references."""
-    if run.artifacts is None:
-        return notes(messages)
-    return await run.artifacts.shown(messages, model.sees_images)
 
 
 def _tree(task: Task) -> dict[str, str]:
