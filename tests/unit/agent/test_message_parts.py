@@ -201,3 +201,47 @@ async def test_a_providers_models_know_from_its_entries_whether_they_see_images(
     finally:
         assert provider.close is not None
         await provider.close()  # type: ignore[misc]
+
+
+def test_a_trace_and_a_conversations_turn_name_images_never_their_bytes() -> None:
+    from agent.conversations.turns import turn_from
+    from agent.llm.window.tokens import ESTIMATE as COUNTER
+    from agent.recording.capture import message
+    from records.parts import InputPart
+    from records.tasks import Task, TaskStatus
+
+    traced = message(Message("user", "see", parts=(InlineImage(PHOTO, PNG), TextPart("t"))), 4096)
+    assert traced.content == "see\n[image photo.png (image/png, 800×600)]\nt"
+    task = Task(task_id="t1", tenant="acme", owner="alice", goal="what is this?")
+    task.input_parts = (InputPart("photo.png", "image/png", b"", len(PNG), "ab", "", 800, 600),)
+    task.status, task.final_answer = TaskStatus.COMPLETED, "a photo"
+    first = turn_from(task, [], COUNTER).messages[0]
+    assert first.content == (
+        "what is this?\n[given with this message, kept as artifacts of task t1: "
+        "photo.png (image/png)]"
+    )
+
+
+async def test_the_run_reads_images_once_for_a_seeing_model_and_notes_a_missing_one() -> None:
+    from agent.running.artifacts import RunArtifacts
+    from records.tasks import Task
+    from stores.artifacts.memory import InMemoryArtifactStore
+
+    store = InMemoryArtifactStore()
+    task = Task(task_id="t1", tenant="acme", owner="alice", goal="look")
+    await store.write("acme", "t1", "photo.png", "image/png", PNG, "t1")
+    artifacts = RunArtifacts(store, task)
+    gone = ImagePart("gone.png", 1, "image/png", 10, 10)
+    messages = [Message("user", "look", parts=(PHOTO, gone))]
+    shown = await artifacts.shown(messages, sees=True)
+    assert shown[0].parts[0] == InlineImage(PHOTO, PNG)
+    assert shown[0].parts[1] == TextPart(
+        "[image gone.png (image/png, 10×10) — its artifact is no longer kept]"
+    )
+    await store.write("acme", "t1", "photo.png", "image/png", b"version 2", "t1")
+    again = await artifacts.shown(messages, sees=True)
+    assert again[0].parts[0] == InlineImage(PHOTO, PNG)  # version 1, as referred to
+    blind = await artifacts.shown(messages, sees=False)
+    assert isinstance(blind[0].parts[0], TextPart)
+    assert "does not see images" in blind[0].parts[0].text
+    assert messages[0].parts == (PHOTO, gone)  # what the run keeps is unchanged
