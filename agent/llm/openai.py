@@ -125,12 +125,16 @@ def _tool_parts(parts: Sequence[MessagePart], sees: bool) -> dict[str, Any]:
     return {"role": "user", "content": [*said, *(_part(part, sees) for part in parts)]}
 
 
-def _message(message: Message, names: WireNames, sees: bool = False) -> dict[str, Any]:
-    if message.role == "tool":
-        return {"role": "tool", "tool_call_id": message.tool_call_id, "content": message.content}
-    out: dict[str, Any] = {"role": message.role, "content": _content(message, sees)}
-    if message.tool_calls and not message.parts:
-        out["content"] = message.content or ""
+def _message(message: Message, names: WireNames, sees: bool) -> dict[str, Any]:
+    """A system, user or assistant message (tool messages: `_messages`). Only user
+    messages carry images (chat completions refuses them from any other role)."""
+    out: dict[str, Any] = {
+        "role": message.role,
+        "content": _content(message, sees and message.role == "user"),
+    }
+    if message.tool_calls:
+        if not message.parts:
+            out["content"] = message.content or ""
         out["tool_calls"] = [
             {
                 "id": call.id,

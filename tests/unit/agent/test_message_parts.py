@@ -245,3 +245,15 @@ async def test_the_run_reads_images_once_for_a_seeing_model_and_notes_a_missing_
     assert isinstance(blind[0].parts[0], TextPart)
     assert "does not see images" in blind[0].parts[0].text
     assert messages[0].parts == (PHOTO, gone)  # what the run keeps is unchanged
+
+
+def test_an_assistant_message_with_parts_keeps_its_tool_calls_and_sends_no_image() -> None:
+    model = OpenAIModel("vision", image_models=frozenset({"vision"}))
+    call = ToolCall("c1", "look", "{}")
+    assistant = Message("assistant", "", tool_calls=(call,), parts=(InlineImage(PHOTO, PNG),))
+    [sent] = _sent(model, [assistant])
+    assert sent["tool_calls"] == [
+        {"id": "c1", "type": "function", "function": {"name": "look", "arguments": "{}"}}
+    ]
+    assert images_of({"messages": [sent]}) == []  # a note instead: only users send images
+    assert "photo.png" in text_of({"messages": [sent]})
