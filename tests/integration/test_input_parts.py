@@ -1,7 +1,8 @@
 """A task given a PNG and a PDF as input parts, through the real server and the fake model
 over HTTP: a model that sees images receives the PNG as an image part, byte for byte (its
 sha256), and the PDF as text; both are artifacts of the task; a model that does not see
-images gets a note naming the PNG instead.
+images gets a note naming the PNG instead. A CSV goes as its text, a file of another type
+as a note naming it.
 
 The parts are kept as artifacts here and the task started through the engine with
 `TaskRequest.parts` (references), as the server's intake does before it starts a task."""
@@ -42,6 +43,8 @@ async def _run_with_parts(h: Harness, monkeypatch: pytest.MonkeyPatch) -> tuple[
     for name, media_type, data, size in (
         ("photo.png", "image/png", png, (800, 600)),
         ("contract.pdf", "application/pdf", pdf, (0, 0)),
+        ("data.csv", "text/csv", b"a,b\n1,2\n", (0, 0)),
+        ("blob.bin", "application/octet-stream", b"\x00\x01", (0, 0)),
     ):
         await artifacts.write(tenant, TASK_ID, name, media_type, data, TASK_ID)
         digest = hashlib.sha256(data).hexdigest()
@@ -76,9 +79,13 @@ async def test_a_seeing_model_receives_the_image_as_an_image_part_and_the_pdf_as
         assert all(line in text for line in PDF_TEXT)  # the PDF's text, read by pypdf
         assert "[document contract.pdf (application/pdf)]" in text
         assert "does not see images" not in text
+        assert "[document data.csv (text/csv)]\na,b\n1,2\n\n[end of data.csv]" in text
+        assert "[file blob.bin (application/octet-stream, 2 bytes): kept as an artifact" in text
         held = await h.server.durable.artifacts.latest("default", TASK_ID)
         assert sorted((a.name, a.version) for a in held) == [
+            ("blob.bin", 1),
             ("contract.pdf", 1),
+            ("data.csv", 1),
             ("photo.png", 1),
         ]
 
