@@ -33,7 +33,7 @@ from agent.scheduling.answers import Answers
 from agent.scheduling.background import Background
 from agent.scheduling.cancelling import Cancelling
 from agent.scheduling.execution import Runner
-from agent.scheduling.factory import RunFactory
+from agent.scheduling.factory import RunFactory, RunStores
 from agent.scheduling.intake import Chosen, StartKeys, choose, new_task
 from agent.scheduling.listing import list_live
 from agent.scheduling.parking import Parking
@@ -57,6 +57,7 @@ from records.plan import Plan
 from records.requests import TaskRequest
 from records.tasks import Task, TaskQuery, new_task_id
 from records.tools.approvals import ApprovalDecision
+from stores.artifacts.base import ArtifactStore
 from stores.checkpoints.base import CheckpointStore
 from stores.checkpoints.memory import InMemoryCheckpointStore
 from stores.tasks.base import TaskStore
@@ -135,11 +136,10 @@ class Engine:
         parts: EngineParts,
         checkpoints: CheckpointStore | None,
     ) -> RunFactory | None:
-        """What makes each task's run (None without models), with its team, its nudges, who
-        is told of its steps and its guards."""
+        """What makes each task's run (None without models), its team, nudges and guards."""
         if models is None:
             return None
-        shared = (registry, parts.store, self.config, checkpoints, parts.waits)
+        shared = (registry, parts.store, self.config, RunStores(checkpoints, parts.waits))
         runs = RunFactory(models, *shared, parts.model_factory, parts.encodings, meter=parts.meter)
         runs.recorder = Recorder(parts.traces) if parts.traces is not None else None
         runs.team = Team(self, parts.teams or TeamLimits(), runs.model_by_name)
@@ -221,6 +221,11 @@ class Engine:
         self._runner.remote = remote
         self._waking.remote = remote
 
+    def read_artifacts(self, store: ArtifactStore) -> None:
+        """Runs read their task trees' artifacts (input parts, images) from `store`."""
+        if (runs := self._runs) is not None:
+            runs.stores = RunStores(runs.stores.checkpoints, runs.stores.waits, store)
+
     def _require_runs(self) -> RunFactory:
         if self._runs is None:
             raise LLMNotConfiguredError(self.missing_settings)
@@ -297,6 +302,7 @@ class Engine:
         request = chosen.request
         routed = self._models is not None and self._models.router is not None
         task = new_task(chosen, call, task_id, self.config.tool_calling, routed)
+        task.input_parts = request.parts  # references: intake kept them as artifacts
         run = self._require_runs().new(task, call, chosen.specs, request.token_budget)
         await self._require_runs().admitted(run)  # BudgetExhaustedError: budgets spent
         memory = self._memory if task.conversation_id else None

@@ -220,6 +220,8 @@ class ContextFitted:
     """Older messages left out whole."""
     retry: bool = False
     """The endpoint said the context was too long: compacted once more and sent again."""
+    dropped_images: int = 0
+    """Images left out whole, oldest first, each replaced by a note naming its artifact."""
     type: Literal["context_fitted"] = "context_fitted"
 
 

@@ -27,7 +27,7 @@ from records.mode_state import (
     StepResult,
     TextReactState,
 )
-from records.parts import ImagePart, TextPart
+from records.parts import ImagePart, InlineImage, InputPart, TextPart
 from records.plan import Plan, PlanStep
 from records.tasks import (
     ChildSummary,
@@ -80,8 +80,6 @@ _DATACLASSES: dict[str, type[Any]] = {
         ev.ErrorOccurred,
         ev.TaskResumed,
         Message,
-        TextPart,
-        ImagePart,
         ToolCall,
         Principal,
         ev.ContextFitted,
@@ -109,6 +107,9 @@ _DATACLASSES: dict[str, type[Any]] = {
         TakenSteer,
         ReplayInfo,
         ReplayDivergence,
+        TextPart,
+        ImagePart,
+        InputPart,
     )
 }
 _ENUMS: dict[str, type[enum.Enum]] = {
@@ -130,7 +131,7 @@ between replicas of both."""
 
 
 _LATER: dict[str, frozenset[str]] = {
-    "Task": frozenset({"wait_limit_seconds", "replay"}),
+    "Task": frozenset({"wait_limit_seconds", "replay", "input_parts"}),
     "ChildSummary": frozenset({"budget"}),
     "PlanExecuteState": frozenset({"unsettled", "correcting", "correction"}),
     "RunCheckpoint": frozenset({"citations", "artifacts_written", "steers"}),
@@ -138,6 +139,9 @@ _LATER: dict[str, frozenset[str]] = {
     "TokenUsage": frozenset({"cached_prompt_tokens", "cost_micros"}),
     "AgentDefinition": frozenset({"guardrails"}),
     "ApprovalRequested": frozenset({"approver_roles", "deadline"}),
+    "Message": frozenset({"parts"}),
+    "ContextFitted": frozenset({"dropped_images"}),
+    "InputPart": frozenset({"data"}),  # kept by reference: content (bytes) is never stored
 }
 """Fields added after their type's stored form was fixed: written only when they differ
 from their default, so that a record that does not use them is stored byte for byte as
@@ -182,6 +186,8 @@ def _encode(value: Any) -> Any:
         }
         out["__t"] = type(value).__name__
         return out
+    if isinstance(value, InlineImage):  # an image's bytes go to a model, never to a store
+        raise TypeError("cannot store an InlineImage: keep its ImagePart (artifact reference)")
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         raise TypeError(f"cannot store {type(value).__name__}")
     if isinstance(value, enum.Enum):

@@ -55,11 +55,20 @@ def answer_of(task: Task) -> str:
     return noted
 
 
+def given(task: Task) -> str:
+    """The files and images given with the task's input, named (the turn keeps them by
+    their artifacts' names, never their content; a summary names them)."""
+    if not task.input_parts:
+        return ""
+    named = ", ".join(f"{p.name} ({p.media_type})" for p in task.input_parts)
+    return f"\n[given with this message, kept as artifacts of task {task.task_id}: {named}]"
+
+
 def turn_from(task: Task, events: Iterable[ev.TurnEvent], counter: TokenCounter) -> Turn:
     """The turn of an ended `task` whose tool call events (as logged) and steers taken are
     `events`, in their order."""
     started: dict[str, ev.ToolCallStarted] = {}
-    messages = [_message("user", scrub(task.goal), task.task_id, counter)]
+    messages = [_message("user", scrub(task.goal) + given(task), task.task_id, counter)]
     calls = steers = 0
     for payload in events:
         if isinstance(payload, ev.ToolCallStarted):

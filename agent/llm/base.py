@@ -47,6 +47,9 @@ class Model(abc.ABC):
     name: str = "model"
     max_tokens: int | None = None
     """The reply limit this model is configured with (None: the model's own)."""
+    sees_images: bool = False
+    """Whether the model takes images (the providers file's `images: true`,
+    AGENTD_LLM_IMAGE_MODELS); one that does not gets a note naming each image's artifact."""
 
     async def close(self) -> None:  # noqa: B027 - optional hook; most models hold nothing
         """Release connections. Called once, when the engine stops."""

@@ -75,6 +75,9 @@ class DeferredModel(Model):
         self.loader = loader
         self._pick = pick
         self._model: Model | None = None
+        self.sees_images = True
+        """Not known before it is built: images are read for it, and the request builder
+        of the model it stands for gives a note instead when that one does not see them."""
 
     async def _real(self) -> Model:
         if self._model is None:

@@ -8,12 +8,16 @@ structured output with `response_format: json_schema` and falls back to
 one caller's schema that an endpoint refuses never changes how another's is asked
 for). Tool names the endpoint would refuse
 (`notes.search`) travel under wire names (`tool_names`). Assistant messages that
-carry tool calls are sent with `content: ""` (llama.cpp rejects null).
+carry tool calls are sent with `content: ""` (llama.cpp rejects null). A message with
+parts is sent with a list of `text` and `image_url` parts (a text-only message keeps its
+plain string); images reach a model that sees images only (`sees_images`), any other gets
+a note naming the image's artifact.
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
 import re
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import replace
@@ -29,6 +33,7 @@ from agent.llm import openai_replies as replies
 from agent.llm.base import Model, ModelError
 from agent.llm.tool_names import WireNames
 from records.messages import Done, Message, ModelResponse, ModelSettings, StreamItem, ToolDefinition
+from records.parts import ImagePart, InlineImage, MessagePart, unseen_note
 from records.tools.audit import digest
 
 
@@ -67,12 +72,69 @@ REPLY_LIMIT_FIELD = re.compile(r"^(?:o\d|gpt-5)")
 """Models that take the reply limit as `max_completion_tokens` (they refuse `max_tokens`)."""
 
 
-def _message(message: Message, names: WireNames) -> dict[str, Any]:
-    if message.role == "tool":
-        return {"role": "tool", "tool_call_id": message.tool_call_id, "content": message.content}
-    out: dict[str, Any] = {"role": message.role, "content": message.content}
+def _part(part: MessagePart, sees: bool) -> dict[str, Any]:
+    """One content part: text, or an image inline for a model that sees images (a note
+    naming its artifact for any other, or for an image that reached here unread)."""
+    if isinstance(part, InlineImage) and sees:
+        data = base64.b64encode(part.data).decode("ascii")
+        url = f"data:{part.source.media_type};base64,{data}"
+        return {"type": "image_url", "image_url": {"url": url, "detail": part.source.detail}}
+    if isinstance(part, InlineImage | ImagePart):
+        return {"type": "text", "text": unseen_note(_image(part))}
+    return {"type": "text", "text": part.text}
+
+
+def _image(part: ImagePart | InlineImage) -> ImagePart:
+    return part.source if isinstance(part, InlineImage) else part
+
+
+def _content(message: Message, sees: bool) -> str | list[dict[str, Any]]:
+    """The message's content: its plain string without parts (no change on the wire for
+    text-only messages), else a list of parts, its text first."""
+    if not message.parts:
+        return message.content
+    parts = [{"type": "text", "text": message.content}] if message.content else []
+    parts.extend(_part(part, sees) for part in message.parts)
+    return parts
+
+
+def _messages(messages: Sequence[Message], names: WireNames, sees: bool) -> list[dict[str, Any]]:
+    """The request's messages. Chat completions take no images in `role: tool` messages:
+    a tool message's parts are sent in one user message right after the run of tool
+    results it belongs to (its text stays in the tool message)."""
+    sent: list[dict[str, Any]] = []
+    held: list[MessagePart] = []
+    for message in messages:
+        if message.role != "tool" and held:
+            sent.append(_tool_parts(held, sees))
+            held = []
+        if message.role == "tool":
+            sent.append(
+                {"role": "tool", "tool_call_id": message.tool_call_id, "content": message.content}
+            )
+            held.extend(message.parts)
+            continue
+        sent.append(_message(message, names, sees))
+    if held:
+        sent.append(_tool_parts(held, sees))
+    return sent
+
+
+def _tool_parts(parts: Sequence[MessagePart], sees: bool) -> dict[str, Any]:
+    said = [{"type": "text", "text": "Files the tools above returned:"}]
+    return {"role": "user", "content": [*said, *(_part(part, sees) for part in parts)]}
+
+
+def _message(message: Message, names: WireNames, sees: bool) -> dict[str, Any]:
+    """A system, user or assistant message (tool messages: `_messages`). Only user
+    messages carry images (chat completions refuses them from any other role)."""
+    out: dict[str, Any] = {
+        "role": message.role,
+        "content": _content(message, sees and message.role == "user"),
+    }
     if message.tool_calls:
-        out["content"] = message.content or ""
+        if not message.parts:
+            out["content"] = message.content or ""
         out["tool_calls"] = [
             {
                 "id": call.id,
@@ -145,8 +207,12 @@ class OpenAIModel(Model):
         backoff_initial_seconds: float = 0.5,
         backoff_max_seconds: float = 8.0,
         client: openai.AsyncOpenAI | None = None,
+        image_models: frozenset[str] = frozenset(),
     ) -> None:
         self.name = model
+        self.image_models = image_models
+        """The model names of this endpoint that take images (its siblings share it)."""
+        self.sees_images = model in image_models
         self._client = client or openai.AsyncOpenAI(
             base_url=base_url,
             api_key=api_key or "unused",
@@ -175,6 +241,7 @@ class OpenAIModel(Model):
             max_attempts=self._attempts,
             backoff_initial_seconds=self._backoff[0],
             backoff_max_seconds=self._backoff[1],
+            image_models=self.image_models,
         )
         return model
 
@@ -187,7 +254,7 @@ class OpenAIModel(Model):
     ) -> dict[str, Any]:
         request: dict[str, Any] = {
             "model": self.name,
-            "messages": [_message(m, names) for m in messages],
+            "messages": _messages(messages, names, self.sees_images),
         }
         temperature = (
             settings.temperature if settings.temperature is not None else self._temperature

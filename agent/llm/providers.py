@@ -154,6 +154,9 @@ class FallbackModel(Model):
         first = self.candidates[0].model if self.candidates else None
         self.name = first.name if first is not None else name
         self.max_tokens = first.max_tokens if first is not None else None
+        self.sees_images = any(c.model.sees_images for c in self.candidates)
+        """Images are read for the chain when any of its models sees them; each model's
+        request builder gives one that does not a note instead."""
 
     @property
     def providers(self) -> list[str]:

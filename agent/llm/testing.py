@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agent.llm.base import Model, ModelError
+from agent.llm.fakes.received import ReceivedImage, images_in, text_in
 from records.messages import (
     Done,
     Message,
@@ -79,6 +80,15 @@ def split_text(content: str, pieces: int = 3) -> list[str]:
 class _RecordingModel(Model):
     def __init__(self) -> None:
         self.calls: list[RecordedCall] = []
+
+    def images(self, call: int = -1) -> list[ReceivedImage]:
+        """The inline images call `call` received (the last by default): set `sees_images`
+        for a double that sees them; one that does not receives notes."""
+        return images_in(self.calls[call].messages)
+
+    def text(self, call: int = -1) -> str:
+        """All the text call `call` received (content and text parts)."""
+        return text_in(self.calls[call].messages)
 
     async def _reply(
         self, messages: Sequence[Message], tools: Sequence[ToolDefinition], settings: ModelSettings

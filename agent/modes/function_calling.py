@@ -20,6 +20,7 @@ from agent.modes.loops import RepeatWatch, until_answered
 from agent.running.answers import Outcome
 from agent.running.run import TaskRun
 from agent.running.seams import PlannedCall
+from agent.seeing import inputs
 from records import events as ev
 from records.messages import Message, ModelSettings, ToolCall
 from records.mode_state import FunctionCallingState
@@ -46,6 +47,8 @@ class _Loop:
 
     def __init__(self, run: TaskRun) -> None:
         self.run = run
+        self.fresh = False
+        """Whether it starts the task's conversation (not one a checkpoint kept)."""
         self.config = run.config
         self.limit = run.task.max_iterations
         self.tools = run.tools.definitions()
@@ -62,6 +65,7 @@ class _Loop:
                 prompts.task_prompt(run.task.goal, run.task.context),
             )
             self.first, self.used_tools, self.pending = 1, False, ()
+            self.fresh = True
             self.repeats = RepeatWatch(window)
 
     def state(self, iteration: int, calls: tuple[ToolCall, ...] = ()) -> FunctionCallingState:
@@ -195,4 +199,6 @@ class _Loop:
 
 async def run(run: TaskRun) -> Outcome:
     loop = _Loop(run)
+    if loop.fresh:  # the first user message shows the task's files and images
+        await inputs.with_inputs(run, loop.messages)
     return await until_answered(loop, f"no answer within {loop.limit} iterations")

@@ -9,6 +9,7 @@ import time
 from agent import prompts
 from agent.limits import MAX_TASK_CHARS, step_timeout
 from agent.running.run import TaskRun
+from agent.seeing.inputs import with_inputs
 from records import events as ev
 from records.messages import Message, ModelSettings
 from records.mode_state import StepResult
@@ -83,6 +84,7 @@ async def _do_step(
         observation = await run.tools.call(step.id, step.tool, arguments, key=key)
         return StepResult(step, observation.ok, observation.text)
     messages = [run.transcript.system(prompts.EXECUTOR_SYSTEM), Message("user", prompt)]
+    await with_inputs(run, messages)  # the task's files and images, for the step
     response = await run.model("executor", step.id, messages)
     text = response.text.strip()
     return StepResult(step, bool(text), text or "the executor returned nothing")

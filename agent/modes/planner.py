@@ -6,6 +6,7 @@ from agent import prompts
 from agent.limits import LimitReached
 from agent.llm.structured import json_reply
 from agent.running.run import TaskRun
+from agent.seeing import inputs
 from core.errors import PlanInvalidError
 from records.messages import Message, ModelSettings
 from records.plan import MAX_PLAN_STEPS, PLAN_JSON_SCHEMA, Plan, PlanProblems, parse_plan
@@ -31,6 +32,7 @@ async def make_plan(
         prompts.planner_system(list(run.tools.specs.values()), MAX_PLAN_STEPS),
         prompts.task_prompt(run.transcript.goal(), run.task.context),
     )
+    await inputs.with_inputs(run, messages)  # the planner sees the task's files and images
     if replan:
         messages.append(Message("user", replan))
     problems: list[str] = []

@@ -11,6 +11,7 @@ from records.tasks import StopReason
 
 if TYPE_CHECKING:  # agent.running.run -> agent.tool_use.calls -> agent.running.lifecycle -> here
     from agent.running.run import TaskRun
+from agent.seeing import inputs
 
 # Limits after which no further model call is made: the answer is assembled from the notes.
 NO_MODEL_AFTER = (StopReason.TOKEN_BUDGET, StopReason.DEADLINE)
@@ -21,6 +22,7 @@ async def synthesize(run: TaskRun, results: str, *, stopped_because: str = "") -
         prompts.SYNTHESIZER_SYSTEM,
         prompts.synthesis_prompt(run.transcript.goal(), results, stopped_because),
     )
+    await inputs.with_inputs(run, messages)  # the task's files and images, for its answer
     response = await run.model("synthesizer", "synthesis", messages)
     return response.text.strip()
 

@@ -21,6 +21,7 @@ from agent.limits import LimitReached, step_timeout
 from agent.modes.loops import RepeatWatch, until_answered
 from agent.running.answers import Outcome
 from agent.running.run import TaskRun
+from agent.seeing import inputs
 from records import events as ev
 from records.messages import Message, ModelSettings
 from records.mode_state import TextReactState
@@ -99,6 +100,8 @@ class _Loop:
 
     def __init__(self, run: TaskRun) -> None:
         self.run = run
+        self.fresh = False
+        """Whether it starts the task's conversation (not one a checkpoint kept)."""
         self.limit = run.task.max_iterations
         self.specs = run.tools.specs
         saved = run.state.resume_state()
@@ -118,6 +121,7 @@ class _Loop:
                 prompts.task_prompt(run.task.goal, run.task.context),
             )
             self.first = 1
+            self.fresh = True
 
     def state(self, iteration: int, action: Action | None = None) -> TextReactState:
         messages, recent = tuple(self.messages), tuple(self.repeats.recent)
@@ -234,4 +238,6 @@ class _Loop:
 
 async def run(run: TaskRun) -> Outcome:
     loop = _Loop(run)
+    if loop.fresh:  # the first user message shows the task's files and images
+        await inputs.with_inputs(run, loop.messages)
     return await until_answered(loop, f"no final answer within {loop.limit} iterations")

@@ -15,6 +15,7 @@ from core.secrets import redact, scrub, scrub_repeated
 from core.text import clean_json, clean_text
 from records import events as ev
 from records.messages import Message, ModelResponse, ModelSettings, ToolCall
+from records.parts import parts_text
 from records.tasks import TokenUsage
 from records.tools.invocation import Invocation
 from records.tools.outcomes import ToolCallResult
@@ -88,8 +89,10 @@ def requests(calls: Sequence[ToolCall], limit: int) -> tuple[tuple[TracedToolReq
 
 
 def message(sent: Message, limit: int) -> TracedMessage:
-    """A message as a trace keeps it: redacted, cut, named by its content address."""
-    text = sent.content
+    """A message as a trace keeps it: redacted, cut, named by its content address. Its
+    parts follow its text: text parts as they are, images by their artifacts' names
+    (never their bytes)."""
+    text = f"{sent.content}\n{parts_text(sent.parts)}" if sent.parts else sent.content
     content, cut = capped(scrub_repeated(text), limit)
     calls, cut_calls = requests(sent.tool_calls, limit)
     asked = "".join(

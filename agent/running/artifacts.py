@@ -8,17 +8,32 @@ tenant has.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, Protocol
 
 from core.errors import ArtifactNotFoundError, FieldViolation, InvalidArgumentError
 from records import events as ev
+from records.messages import Message
+from records.parts import ImagePart, InlineImage, MessagePart, TextPart, image_label, unseen_note
 from records.tasks import Task
 from stores.artifacts.base import Artifact, ArtifactInfo, ArtifactStore, name_problem
 from tools.builtin.artifacts import WRITE_ARTIFACT
 
 if TYPE_CHECKING:
-    from agent.running.run import TaskRun
+    from agent.running.seams import RunTools
+    from agent.running.transcript import Transcript
+
+
+class WritingRun(Protocol):
+    """What `written_refs` reads of a run (`agent.running.run.TaskRun`)."""
+
+    @property
+    def tools(self) -> RunTools: ...
+
+    @property
+    def transcript(self) -> Transcript: ...
+
 
 MAX_VERSION = 2**31 - 1
 
@@ -45,7 +60,7 @@ def updated_event(data: Any) -> ev.ArtifactUpdated | None:
         return None
 
 
-def written_refs(run: TaskRun) -> tuple[ev.ArtifactRef, ...]:
+def written_refs(run: WritingRun) -> tuple[ev.ArtifactRef, ...]:
     """The artifacts the run's task wrote, each at the version it wrote last, by name:
     from this run's tool calls and, after a takeover, the journal of the runs before."""
     journal = [
@@ -96,3 +111,76 @@ class TaskArtifacts:
         if found is None:
             raise ArtifactNotFoundError(task_id, name, version)
         return found
+
+
+MAX_CACHED_IMAGE_BYTES = 32 * 1024 * 1024
+"""A run keeps at most this many bytes of images read for its model calls (then forgets
+them all and reads again): every call resends the conversation's images."""
+
+
+class RunArtifacts:
+    """A run's access to its task tree's artifacts: what its input parts hold, and the
+    images its messages refer to (`ImagePart`), read once and kept for its later calls
+    within `MAX_CACHED_IMAGE_BYTES`."""
+
+    def __init__(self, store: ArtifactStore, task: Task) -> None:
+        self._store = store
+        self._task = task
+        self._kept: dict[tuple[str, int], bytes] = {}
+        self._bytes = 0
+        self.inputs: tuple[MessagePart, ...] | None = None
+        """The task's input parts as message parts, once made (`agent.seeing.inputs`)."""
+
+    async def read(self, name: str, version: int | None = None) -> Artifact | None:
+        """A version of an artifact of the task's tree (None: there is none)."""
+        task = self._task
+        return await self._store.read(task.tenant, artifact_space(task), name, version)
+
+    async def data(self, image: ImagePart) -> bytes | None:
+        """The image's bytes; None when the artifact is gone."""
+        key = (image.artifact, image.version)
+        kept = self._kept.get(key)
+        if kept is not None:
+            return kept
+        found = await self.read(*key)
+        if found is None:
+            return None
+        if self._bytes + len(found.content) > MAX_CACHED_IMAGE_BYTES:
+            self._kept.clear()
+            self._bytes = 0
+        self._kept[key] = found.content
+        self._bytes += len(found.content)
+        return found.content
+
+    async def shown(self, messages: Sequence[Message], sees: bool) -> Sequence[Message]:
+        """`messages` as a model is sent them: each `ImagePart` an `InlineImage` for a model
+        that sees images, else (or when its artifact is gone) a text note naming it."""
+        if not any(m.parts for m in messages):
+            return messages
+        out: list[Message] = []
+        for message in messages:
+            if not any(isinstance(p, ImagePart) for p in message.parts):
+                out.append(message)
+                continue
+            parts = [await self._part(p, sees) for p in message.parts]
+            out.append(replace(message, parts=tuple(parts)))
+        return out
+
+    async def _part(self, part: MessagePart, sees: bool) -> MessagePart:
+        if not isinstance(part, ImagePart):
+            return part
+        if not sees:
+            return TextPart(unseen_note(part))
+        data = await self.data(part)
+        if data is None:
+            return TextPart(f"[image {image_label(part)} — its artifact is no longer kept]")
+        return InlineImage(part, data)
+
+
+def notes(messages: Sequence[Message]) -> list[Message]:
+    """`messages` with each image a note naming its artifact (no artifact store to read)."""
+    return [replace(m, parts=tuple(_noted(p) for p in m.parts)) if m.parts else m for m in messages]
+
+
+def _noted(part: MessagePart) -> MessagePart:
+    return TextPart(unseen_note(part)) if isinstance(part, ImagePart) else part

@@ -22,6 +22,7 @@ from agent.llm.base import Model, ModelError
 from agent.llm.window.fitting import Fitted, fit_request
 from agent.llm.window.tokens import ESTIMATE
 from agent.llm.window.wide_estimate import WIDE_ESTIMATE
+from agent.running.artifacts import RunArtifacts, notes
 from agent.running.transcript import Transcript
 from core.errors import ContextTooLongError
 from records import events as ev
@@ -42,6 +43,19 @@ class FittingRun(Protocol):
     config: EngineConfig
     counter: TokenCounter
     transcript: Transcript
+    artifacts: RunArtifacts | None
+
+
+async def _shown(run: FittingRun, model: Model, messages: Sequence[Message]) -> Sequence[Message]:
+    """The fitted messages as `model` is sent them: its images inline when it sees images
+    (read through the run's artifacts, `agent.running.artifacts.RunArtifacts`), else notes
+    naming them. Only here: checkpoints and history keep the references, a trace names
+    them."""
+    if not any(m.parts for m in messages):
+        return messages
+    if run.artifacts is None:
+        return notes(messages)
+    return await run.artifacts.shown(messages, model.sees_images)
 
 
 def _keep_head(run: FittingRun, messages: Sequence[Message]) -> int:
@@ -92,7 +106,8 @@ async def fitted_call(
     await _report(run, model, role, step_id, fitted, retry=False)
     try:
         sent = _limited(settings, fitted, budget)
-        return await send(fitted.messages, sent, fitted.prompt_tokens), fitted.messages
+        shown = await _shown(run, model, fitted.messages)
+        return await send(shown, sent, fitted.prompt_tokens), fitted.messages
     except ModelError as error:
         if not error.context_too_long:
             raise
@@ -102,7 +117,8 @@ async def fitted_call(
     await _report(run, model, role, step_id, fitted, retry=True)
     try:
         sent = _limited(settings, fitted, budget)
-        return await send(fitted.messages, sent, fitted.prompt_tokens), fitted.messages
+        shown = await _shown(run, model, fitted.messages)
+        return await send(shown, sent, fitted.prompt_tokens), fitted.messages
     except ModelError as error:
         if error.context_too_long:
             raise ContextTooLongError(model.name, error.message) from first
@@ -143,5 +159,6 @@ async def _report(
             fitted.clipped,
             fitted.dropped,
             retry,
+            fitted.dropped_images,
         )
     )

@@ -18,6 +18,7 @@ from agent.llm.roles import RoleName
 from agent.llm.window import tokens
 from agent.recording.capture import ModelAnswer
 from agent.running import context_fit
+from agent.running.artifacts import RunArtifacts
 from agent.running.deltas import streamed
 from agent.running.state import RunBounds, RunState
 from agent.running.transcript import Transcript
@@ -48,6 +49,8 @@ class CallingRun(Protocol):
     state: RunState
     transcript: Transcript
     meter: Metering | None
+    artifacts: RunArtifacts | None
+    """Read by fitting (`context_fit`): the images its messages refer to."""
 
 
 async def call(

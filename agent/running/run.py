@@ -20,6 +20,7 @@ from agent.llm import usage as embedding_usage
 from agent.llm.roles import ModelRoles, RoleName
 from agent.llm.window.tokens import ESTIMATE, TokenCounter
 from agent.running import model_calls
+from agent.running.artifacts import RunArtifacts
 from agent.running.seams import RunTeam, RunTools
 from agent.running.state import RunBounds, RunState
 from agent.running.transcript import Transcript
@@ -58,6 +59,9 @@ class TaskRun:
     meter: Metering | None = None
     """Prices, budgets and the usage ledger its model calls go through (`agent.spending`);
     None: they are not metered (an engine built without one, as in tests)."""
+    artifacts: RunArtifacts | None = None
+    """Its task tree's artifacts: its input parts, and the images its messages refer to,
+    read for the models that see them (None: no artifact store; images go as notes)."""
     handing_over: bool = False
     """Set when the run is stopped for another process to resume it (not cancelled): its
     children go on."""

@@ -23,6 +23,7 @@ from agent.llm.window.encodings import Encodings
 from agent.notices import NoNotices, Notices
 from agent.recording.recorder import Recorder, RunRecording
 from agent.recording.traces import Traces
+from agent.running.artifacts import RunArtifacts
 from agent.running.run import TaskRun
 from agent.running.state import RunBounds, RunState
 from agent.running.transcript import Transcript
@@ -37,6 +38,7 @@ from records.agents.definition import ROLES, AgentDefinition, render
 from records.checkpoints import RunCheckpoint
 from records.tasks import Task
 from records.tools.model import ToolSpec
+from stores.artifacts.base import ArtifactStore
 from stores.checkpoints.base import CheckpointStore
 from stores.tasks.base import TaskStore
 from stores.traces.memory import InMemoryTraceStore
@@ -52,6 +54,17 @@ ModelFactory = Callable[[str, float | None, int | None], Model]
 """A model by name, with a temperature and a reply token limit (None: the server's)."""
 
 
+@dataclass(frozen=True, slots=True)
+class RunStores:
+    """The stores every run of this process reads and writes besides its task's."""
+
+    checkpoints: CheckpointStore | None
+    waits: WaitStore
+    artifacts: ArtifactStore | None = None
+    """Its task tree's artifacts (the images its messages refer to); None: images are sent
+    as notes."""
+
+
 @dataclass
 class RunFactory:
     """What every run of this process shares; makes a `TaskRun` for a task."""
@@ -60,8 +73,8 @@ class RunFactory:
     registry: ToolRegistry
     store: TaskStore
     config: EngineConfig
-    checkpoints: CheckpointStore | None
-    waits: WaitStore
+    stores: RunStores
+    """The stores its runs keep their progress and waits in, and read artifacts from."""
     model_factory: ModelFactory | None = None
     """Makes the models agents name; None: agents use the server's models."""
     encodings: Encodings | None = None
@@ -129,9 +142,9 @@ class RunFactory:
         encodings = self.encodings or Encodings(None)
         state = RunState(
             persist=persist,
-            checkpoints=self.checkpoints,
+            checkpoints=self.stores.checkpoints,
             resumed=resumed,
-            waits=self.waits,
+            waits=self.stores.waits,
             nudge=self.nudge if task.parent_task_id else None,
             notices=self.notices,
             recording=self._recording(task, persist, resumed is None and ran_here),
@@ -152,6 +165,8 @@ class RunFactory:
             ran_here=ran_here,
             meter=self.meter,
         )
+        artifacts = self.stores.artifacts
+        run.artifacts = RunArtifacts(artifacts, task) if artifacts is not None else None
         journal = resumed.journal if resumed else {}
         failed = resumed.failed_in_a_row if resumed else 0
         replay = self._replays(config).for_run(task.replay, self.registry) if task.replay else None

@@ -323,6 +323,7 @@ async def start_engine(
     )
     follow = settings.a2a_remote_follow_seconds
     engine.call_remote_agents(LazyRemoteAgents(settings.allowed_networks(), follow))
+    engine.read_artifacts(durable.artifacts)
     engine.listen_for_cancellations()
     await engine.recover()
     engine.supervise()

@@ -22,7 +22,11 @@ def model_catalog(settings: Settings) -> ModelCatalog:
 
 
 def fit_policy(settings: Settings) -> FitPolicy:
-    return FitPolicy(reply_tokens=settings.context_reply_tokens, margin=settings.context_margin)
+    return FitPolicy(
+        reply_tokens=settings.context_reply_tokens,
+        margin=settings.context_margin,
+        input_text_chars=settings.context_input_text_chars,
+    )
 
 
 def configured_models(settings: Settings) -> list[str]:

@@ -80,6 +80,7 @@ def openai_models(settings: Settings, calls: asyncio.Semaphore) -> ModelRoles:
             temperature=settings.llm_temperature,
             max_tokens=settings.llm_max_tokens,
             max_attempts=settings.llm_max_attempts,
+            image_models=frozenset(settings.llm_image_models),
         )
 
     default = model(settings.llm_model)

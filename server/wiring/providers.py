@@ -13,6 +13,7 @@ The file (YAML or JSON) maps each provider's name to its endpoint:
               input: 2500000                  # 2.50 per million prompt tokens
               cached_input: 1250000           # prompt tokens read from the provider's cache
               output: 10000000                # completion tokens
+            images: true                      # it takes images (default: false, a note)
         timeout_seconds: 30                   # per request (default AGENTD_LLM_TIMEOUT_SECONDS)
         max_concurrent: 20                    # calls in flight to it (default: no cap of its own)
 
@@ -82,7 +83,7 @@ def read_definitions(path: Path) -> dict[str, dict[str, Any]]:
     return checked
 
 
-MODEL_KEYS = {"name", "prices"}
+MODEL_KEYS = {"name", "prices", "images"}
 PRICE_KEYS = {"input", "cached_input", "output"}
 MAX_PRICE = 10**15
 """Micro-units per million tokens at most (a billion a million tokens)."""
@@ -100,6 +101,8 @@ def _model_entry(entry: object, where: str) -> tuple[str, Price | None]:
     name = entry.get("name")
     if not isinstance(name, str) or not name:
         raise ProvidersInvalidError(f"{where}.name: required (the provider's model name)")
+    if not isinstance(entry.get("images", False), bool):
+        raise ProvidersInvalidError(f"{where}.images: true or false (whether it takes images)")
     prices = entry.get("prices")
     if prices is None:
         return name, None
@@ -130,6 +133,15 @@ def model_entries(spec: Mapping[str, Any]) -> tuple[tuple[str, ...], dict[str, P
         if price is not None:
             prices[name] = price
     return tuple(names), prices
+
+
+def image_models(spec: Mapping[str, Any]) -> frozenset[str]:
+    """A checked provider's models that take images (`images: true`)."""
+    return frozenset(
+        str(entry["name"])
+        for entry in spec.get("models", [])
+        if isinstance(entry, dict) and entry.get("images") is True
+    )
 
 
 def _key(spec: Mapping[str, Any], where: str) -> str:
@@ -185,8 +197,11 @@ def build_providers(settings: Settings) -> dict[str, Provider]:
             max_retries=0,
         )
         base = OpenAIModel(
-            "unused", client=client, max_attempts=settings.llm_max_attempts
-        )  # its siblings share the client
+            "unused",
+            client=client,
+            max_attempts=settings.llm_max_attempts,
+            image_models=image_models(spec),
+        )  # its siblings share the client and know which models take images
         cap = spec.get("max_concurrent")
         models, prices = model_entries(spec)
         built[name] = Provider(

@@ -31,6 +31,7 @@ from agent.llm.fakes import window as fake_window
 from agent.llm.fakes.embeddings import DEFAULT_DIMENSIONS, FakeEmbeddings
 from agent.llm.fakes.log import RequestLog
 from agent.llm.fakes.moderation import DEFAULT_WORDS, FakeModeration
+from agent.llm.fakes.received import ReceivedImage, images_of, text_of
 from agent.llm.fakes.rerank import FakeRerank
 from agent.llm.fakes.script import Script, role_of
 from agent.llm.testing import split_text
@@ -85,6 +86,8 @@ class FakeOpenAIServer:
         """None, or requests past it are refused (`agent.llm.fakes.window`)."""
         self.refused_too_long = 0
         self.requests: list[JSON] = []
+        self.images: list[list[ReceivedImage]] = []
+        """The image parts each request carried (`agent.llm.fakes.received`), in order."""
         self._holds: dict[str, asyncio.Event] = {}
         self._waiting: set[str] = set()
 
@@ -116,6 +119,10 @@ class FakeOpenAIServer:
     def add(self, *replies: JSON) -> None:
         """More replies for any request (the script's shared part)."""
         self.script.shared.add(*replies)
+
+    def received_text(self, index: int = -1) -> str:
+        """All the text request `index` sent (the last by default)."""
+        return text_of(self.requests[index])
 
     def assert_complete(self) -> None:
         assert self.remaining == 0, f"{self.remaining} scripted replies were not used"
@@ -182,6 +189,7 @@ class FakeOpenAIServer:
         if refused:
             return _error(400, refused)
         self.requests.append(body)
+        self.images.append(images_of(body))
         if self.context_window is not None:
             too_long = fake_window.refusal(body, self.context_window)
             if too_long is not None:

@@ -4,6 +4,10 @@
 model's limits (`agent.llm.window.catalog`) and returns messages that fit, with the
 reply limit (`max_tokens`) recomputed so that prompt and reply fit together:
 
+0. images go first: when the request does not fit, whole images are left out oldest
+   first (wherever they are, the goal's included), each replaced by a note naming its
+   artifact, until it fits or none is left (an image is never cut; a note keeps its
+   name, and `read_artifact` can return it, where clipped text would be lost);
 1. the system message(s) at the start and the first user message (the goal) are
    always kept whole; so is the newest turn (the last assistant message and
    everything after it: the observations the model is about to read);
@@ -32,6 +36,7 @@ from dataclasses import dataclass, replace
 from agent.llm.window.catalog import ModelLimits
 from agent.llm.window.tokens import TOKENS_PER_MESSAGE, TokenCounter, message_tokens
 from records.messages import Message, ToolDefinition
+from records.parts import ImagePart, InlineImage, TextPart, dropped_note
 
 MIN_KEPT_TOKENS = 48
 """An observation clipped to fit keeps at least this many tokens."""
@@ -54,6 +59,9 @@ class FitPolicy:
     retry_squeeze: float = 0.7
     """After the endpoint said the context is too long, the next fit aims at this share
     of what the first one aimed at."""
+    input_text_chars: int = 100_000
+    """A document given with a task's input (a PDF's text, a text file) is put in its first
+    message up to this many characters, then cut with a note."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +80,8 @@ class Fitted:
     """Observations clipped."""
     dropped: int = 0
     """Older messages left out."""
+    dropped_images: int = 0
+    """Images left out whole, each replaced by a note naming its artifact."""
 
 
 def _is_observation(message: Message) -> bool:
@@ -156,6 +166,7 @@ class _Request:
         self.sizes = [counted(m, counter) for m in self.messages]
         self.clipped = 0
         self.dropped = 0
+        self.dropped_images = 0
 
     @property
     def total(self) -> int:
@@ -178,6 +189,25 @@ class _Request:
                     self.messages[index] = clipped
                     self.sizes[index] = counted(clipped, self.counter)
                     self.clipped += 1
+
+    def drop_images(self, budget: int) -> None:
+        """Replace whole images by notes naming them, oldest first, until the request fits
+        `budget` or none is left."""
+        for index, message in enumerate(self.messages):
+            if self.total <= budget:
+                return
+            if not any(isinstance(p, ImagePart | InlineImage) for p in message.parts):
+                continue
+            parts = list(message.parts)
+            for at, part in enumerate(parts):
+                if not isinstance(part, ImagePart | InlineImage) or self.total <= budget:
+                    continue
+                image = part.source if isinstance(part, InlineImage) else part
+                parts[at] = TextPart(dropped_note(image))
+                self.dropped_images += 1
+                message = replace(message, parts=tuple(parts))
+                self.messages[index] = message
+                self.sizes[index] = counted(message, self.counter)
 
     def drop_oldest(self, head: int, tail: int, budget: int) -> int:
         """Leave out whole turns from `head` on until the request fits `budget` or only the
@@ -220,6 +250,8 @@ def fit_request(
     request = _Request(messages, counter)
     before = request.total
     if before > budget:
+        request.drop_images(budget)
+    if request.total > budget:
         head, tail = _protected(request.messages, keep_head)
         older = [i for i in range(head, tail) if _is_observation(request.messages[i])]
         request.clip(older, budget)
@@ -241,4 +273,5 @@ def fit_request(
         max(0, before - request.total),
         request.clipped,
         request.dropped,
+        request.dropped_images,
     )

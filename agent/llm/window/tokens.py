@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from records.messages import Message, ModelResponse, ToolDefinition
+from records.parts import ImagePart, InlineImage, MessagePart
 from records.tasks import TokenUsage
 
 CHARS_PER_TOKEN = 4
@@ -70,7 +71,38 @@ def message_tokens(message: Message, counter: TokenCounter = ESTIMATE) -> int:
     tokens = TOKENS_PER_MESSAGE + counter.count(message.content)
     for call in message.tool_calls:
         tokens += counter.count(call.name) + counter.count(call.arguments_json)
+    for part in message.parts:
+        tokens += part_tokens(part, counter)
     return tokens
+
+
+def part_tokens(part: MessagePart, counter: TokenCounter = ESTIMATE) -> int:
+    """What one message part costs: its text, or an image by OpenAI's tile rule."""
+    if isinstance(part, InlineImage):
+        part = part.source
+    if isinstance(part, ImagePart):
+        return image_tokens(part.width, part.height, part.detail)
+    return counter.count(part.text)
+
+
+IMAGE_BASE_TOKENS = 85
+IMAGE_TILE_TOKENS = 170
+
+
+def image_tokens(width: int, height: int, detail: str = "auto") -> int:
+    """OpenAI's rule for an image: 85 at detail "low"; otherwise the image scaled to fit
+    2048×2048, then its shortest side to 768, and 170 for each 512-pixel tile plus 85."""
+    if detail == "low" or width <= 0 or height <= 0:
+        return IMAGE_BASE_TOKENS
+    w, h = float(width), float(height)
+    if max(w, h) > 2048:
+        scale = 2048 / max(w, h)
+        w, h = w * scale, h * scale
+    if min(w, h) > 768:
+        scale = 768 / min(w, h)
+        w, h = w * scale, h * scale
+    tiles = math.ceil(w / 512) * math.ceil(h / 512)
+    return IMAGE_TILE_TOKENS * tiles + IMAGE_BASE_TOKENS
 
 
 def estimate(

@@ -41,6 +41,12 @@ class ModelSettings(Section):
     llm_max_attempts: int = Field(
         4, ge=1, le=10, description="attempts on 429/5xx/connection errors"
     )
+    llm_image_models: CommaList = Field(
+        default_factory=list,
+        description="models of the server's own endpoint that take images, comma-separated "
+        "(a model not named gets a note naming each image's artifact instead; a providers "
+        "file says it per model with `images: true`)",
+    )
     llm_tool_calling: bool = Field(True, description="whether the model supports native tool calls")
     model_windows: CommaList = Field(
         default_factory=list,
@@ -65,6 +71,13 @@ class ModelSettings(Section):
         le=0.5,
         description="share of each model's window left unused when fitting requests, for "
         "the error of estimated token counts",
+    )
+    context_input_text_chars: int = Field(
+        100_000,
+        ge=1_000,
+        description="characters of a document given with a task's input (a PDF's text, a "
+        "text file) put in its first message; the rest is cut with a note (read_artifact "
+        "returns the whole)",
     )
 
     providers_file: Path | None = Field(

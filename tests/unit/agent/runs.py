@@ -16,7 +16,7 @@ from agent.limits import EngineConfig
 from agent.llm.base import Model
 from agent.llm.roles import ModelRoles
 from agent.running.run import TaskRun
-from agent.scheduling.factory import RunFactory
+from agent.scheduling.factory import RunFactory, RunStores
 from core.errors import TaskNotFoundError
 from core.identity import CallContext, Principal
 from records import events as ev
@@ -143,8 +143,7 @@ class Env:
             self.registry,
             self.store,
             self.config,
-            self.checkpoints,
-            self.waits,
+            RunStores(self.checkpoints, self.waits),
             notices=self.notices,
         )
 

@@ -124,7 +124,7 @@ def test_a_providers_file_is_checked_at_start(
 def test_an_agent_gets_its_provider_per_role_then_its_fallback_chain(tmp_path: Path) -> None:
     from agent.llm.providers import FallbackModel
     from agent.llm.roles import ModelRoles
-    from agent.scheduling.factory import RunFactory
+    from agent.scheduling.factory import RunFactory, RunStores
     from core.identity import CallContext
     from records.tasks import Task
     from tests.unit.agent.runs import PRINCIPAL, make_env
@@ -133,7 +133,8 @@ def test_an_agent_gets_its_provider_per_role_then_its_fallback_chain(tmp_path: P
     providers = {name: _provider(name, name) for name in ("main", "cheap", "backup")}
     models = ModelRoles(default=FunctionModel(lambda *_: ModelResponse(text="server")),
                         providers=providers)  # fmt: skip
-    factory = RunFactory(models, env.registry, env.store, env.config, None, env.waits)
+    stores = RunStores(None, env.waits)
+    factory = RunFactory(models, env.registry, env.store, env.config, stores)
     agent = parse_agent(
         {"id": "a", "model": {"default": "big", "critic": "small"},
          "provider": {"default": "main", "critic": "cheap"},
