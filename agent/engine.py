@@ -19,6 +19,7 @@ from agent.conversations.engine_hooks import TURN, TaskMemory
 from agent.definitions.selection import narrow, resolve
 from agent.definitions.toolset import delegates_of
 from agent.guardrails.runs import Guards
+from agent.inputs.keeping import InputParts
 from agent.limits import EngineConfig, LimitReached
 from agent.llm.roles import ModelRoles
 from agent.modes import planner
@@ -34,7 +35,7 @@ from agent.scheduling.background import Background
 from agent.scheduling.cancelling import Cancelling
 from agent.scheduling.execution import Runner
 from agent.scheduling.factory import RunFactory
-from agent.scheduling.intake import Chosen, StartKeys, choose, new_task
+from agent.scheduling.intake import Chosen, StartKeys, choose, kept, new_task, prepared
 from agent.scheduling.listing import list_live
 from agent.scheduling.parking import Parking
 from agent.scheduling.steers import Steers
@@ -84,6 +85,8 @@ class Engine:
         self._store = store = parts.store
         self._history = parts.history
         self.traces = parts.traces
+        self.inputs: InputParts | None = None
+        """Where input parts are kept (`agent.inputs`); None: requests with parts are refused."""
         """Where runs' traces are kept (None: none is), read by replays (`ReplayTask`)."""
         self._idempotency = keys = parts.replicas.idempotency
         self._key_ttl = parts.replicas.key_ttl_seconds
@@ -263,6 +266,7 @@ class Engine:
         # server answers at once, as cheaply as it can.
         ticket = self._admission.admit(call.principal.tenant)
         try:
+            request = await prepared(self.inputs, request)  # parts fetched and checked
             # A retry's key first: it gets its task back even if, say, its agent is gone.
             task_id = new_task_id()
             earlier = await self._start_keys.earlier(request, call, task_id)
@@ -304,6 +308,7 @@ class Engine:
             if memory is not None:
                 await self._take_turn(memory, task, request, call)
             await self._leases.acquire(task.tenant, task.task_id)
+            await kept(self.inputs, task, request)  # artifacts before the task is queued
             await lifecycle.accepted(self._store, run)
         except BaseException:
             if memory is not None:

@@ -10,32 +10,10 @@ from typing import Any
 
 from records.conversations.model import BusyPolicy
 from records.execution import ExecutionMode
+from records.inputs import InputPart as InputPart
 from records.tasks import ParentLink
 from records.tools.audit import digest
 from records.traces.replays import ReplayInfo
-
-
-@dataclass(frozen=True, slots=True)
-class InputPart:
-    """A file or image given with a task's input (ExecuteRequest.parts), checked and, for a
-    URL, fetched before the request reaches the engine. The engine keeps it as an artifact
-    of the task (version 1) before the task is queued; what is stored with the task after
-    that is the reference (`data` empty, `size` and `sha256` kept)."""
-
-    name: str
-    """The artifact's name (unique among the task's parts)."""
-    media_type: str
-    data: bytes = b""
-    """The content, until it is kept as an artifact."""
-    size: int = 0
-    """Bytes of content."""
-    sha256: str = ""
-    """Hex digest of the content (in the request's fingerprint, never the bytes)."""
-    source_uri: str = ""
-    """The URL it was fetched from; empty for bytes given in the request."""
-    width: int = 0
-    """Pixels, for an image (measured when it was checked)."""
-    height: int = 0
 
 
 @dataclass(frozen=True, slots=True)

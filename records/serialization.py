@@ -19,6 +19,7 @@ from records.agents.definition import AgentDefinition, Panel, RemoteDelegate
 from records.checkpoints import JournalEntry, RunCheckpoint, TakenSteer
 from records.conversations.history import History
 from records.execution import ExecutionMode
+from records.inputs import InputPart
 from records.messages import Message, ToolCall
 from records.mode_state import (
     FunctionCallingState,
@@ -45,6 +46,7 @@ _DATACLASSES: dict[str, type[Any]] = {
     cls.__name__: cls
     for cls in (
         Task,
+        InputPart,
         Plan,
         PlanStep,
         TokenUsage,
@@ -127,7 +129,9 @@ between replicas of both."""
 
 
 _LATER: dict[str, frozenset[str]] = {
-    "Task": frozenset({"wait_limit_seconds", "replay"}),
+    "Task": frozenset({"wait_limit_seconds", "replay", "input_parts"}),
+    # A stored part is a reference: its bytes (empty) are never written.
+    "InputPart": frozenset({"data"}),
     "ChildSummary": frozenset({"budget"}),
     "PlanExecuteState": frozenset({"unsettled", "correcting", "correction"}),
     "RunCheckpoint": frozenset({"citations", "artifacts_written", "steers"}),

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from core.errors import TaskAlreadyTerminalError
 from records.agents.remote_keys import RemoteDelegate
 from records.execution import ExecutionMode
+from records.inputs import InputPart
 from records.paging import TimeCursor
 from records.plan import Plan
 from records.traces.replays import ReplayInfo
@@ -234,6 +235,9 @@ class Task:
     carried: tuple[dict[str, Any], ...] = ()
     """Messages (role, content, ...) of its agent's earlier delegations under the same
     parent, sent before its own task (per-agent memory in a task tree)."""
+    input_parts: tuple[InputPart, ...] = ()
+    """The files and images given with its input, each kept as an artifact of the task
+    (version 1) before it was queued: references only, never the bytes."""
     status: TaskStatus = TaskStatus.PENDING
     """Current state."""
     final_answer: str = ""
