@@ -75,7 +75,7 @@ async def fetch_part(
     DestinationNotAllowedError (PERMISSION_DENIED, naming the part) for a refused
     address, before any connection; InputPartUnavailableError (naming the part) when it
     cannot be fetched, answers with an error status or holds more than `limit` bytes."""
-    label = f"parts[{index}] ({part.name})"
+    label = f"parts[{index}] ({part.name})" if part.name else f"parts[{index}]"
     url = check_url(part.source_uri, f"parts[{index}].uri")
     try:
         refused = refused_literal(url, allowed)

@@ -1,0 +1,182 @@
+"""Files and images given with a task's input, through the real server (auth on) and the
+Python client: kept as artifacts of the task before it runs, named in its events and on
+`GetTask`, read back whole with ReadArtifact; bad parts refused naming the part with
+nothing stored; URL parts fetched from 127.0.0.1 and refused for a refused address before
+any connection; the official A2A client's 1 MB file part arrives byte for byte."""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from agentd.v1 import tasks_pb2
+from agentd_client import Part
+from agentd_client import errors as client_errors
+from tests.helpers import http_server, png_bytes
+from tests.integration.harness import assert_well_formed, of_kind
+from tests.integration.test_a2a import a2a_server, official_client, spec_of
+from tests.integration.trust import trusted
+
+FC = tasks_pb2.EXECUTION_MODE_FUNCTION_CALLING
+PDF = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
+
+
+def _stored_artifacts(tmp_path: Path) -> int:
+    with sqlite3.connect(tmp_path / "agentd.db") as db:
+        (count,) = db.execute("SELECT count(*) FROM artifacts").fetchone()
+    return int(count)
+
+
+async def test_parts_are_artifacts_of_the_task_named_in_its_events(tmp_path: Path) -> None:
+    png = png_bytes(0, 0, pad_to=300_000)
+    async with trusted(tmp_path, [{"text": "A red square and a contract."}]) as t:
+        alice = await t.client("acme", "alice")
+        parts = [Part("image/png", png), Part("application/pdf", PDF, name="contract.pdf")]
+        events = [e async for e in alice.execute("Describe these", mode=FC, parts=parts)]
+        assert_well_formed(events)
+        task_id = events[0].task_id
+        assert [e.WhichOneof("payload") for e in events[:3]] == [
+            "status_changed",
+            "artifact_updated",
+            "artifact_updated",
+        ]
+        updates = [
+            (
+                e.artifact_updated.name,
+                e.artifact_updated.version,
+                e.artifact_updated.media_type,
+                e.artifact_updated.size_bytes,
+            )
+            for e in events[1:3]
+        ]
+        assert updates == [
+            ("input-0.png", 1, "image/png", len(png)),
+            ("contract.pdf", 1, "application/pdf", len(PDF)),
+        ]
+        assert len(of_kind(events, "artifact_updated")) == 2
+        task = await alice.get_task(task_id)
+        assert [(p.name, p.size_bytes) for p in task.input_parts] == [
+            ("input-0.png", len(png)),
+            ("contract.pdf", len(PDF)),
+        ]
+        [listed] = (await alice.list_tasks()).tasks
+        assert [p.name for p in listed.input_parts] == ["input-0.png", "contract.pdf"]
+
+        chunks = [c async for c in alice.read_artifact(task_id, "input-0.png", chunk_bytes=65536)]
+        assert [c.offset for c in chunks] == list(range(0, len(png), 65536))
+        assert b"".join(c.data for c in chunks) == png
+        assert [c.last for c in chunks] == [False] * (len(chunks) - 1) + [True]
+        assert chunks[0].size_bytes == len(png) and chunks[0].media_type == "image/png"
+        assert chunks[-1].sha256 == hashlib.sha256(png).hexdigest()
+
+        # A download resumes after what the file already holds, and checks the digest.
+        target = tmp_path / "copy.png"
+        target.write_bytes(png[:1000])
+        assert await alice.download_artifact(task_id, "input-0.png", target) == len(png)
+        assert target.read_bytes() == png
+        wrong = tmp_path / "wrong.pdf"
+        wrong.write_bytes(b"%PDF-9")  # not the artifact's start
+        with pytest.raises(ValueError, match="sha256 differs"):
+            await alice.download_artifact(task_id, "contract.pdf", wrong, version=1)
+        assert not wrong.exists()
+
+
+async def test_read_artifact_offsets_bounds_and_who_sees_what(tmp_path: Path) -> None:
+    data = "x,y\n".encode() * 5000
+    async with trusted(tmp_path, [{"text": "ok"}]) as t:
+        alice = await t.client("acme", "alice")
+        task = await alice.start_task("rows", mode=FC, parts=[Part("text/csv", data)])
+        name = "input-0.csv"
+        tail = [c async for c in alice.read_artifact(task.task_id, name, offset=19_000)]
+        assert [(c.offset, c.data, c.last) for c in tail] == [(19_000, data[19_000:], True)]
+        past = [c async for c in alice.read_artifact(task.task_id, name, offset=10**9)]
+        assert [(c.offset, c.data, c.last) for c in past] == [(len(data), b"", True)]
+        assert past[0].sha256 == hashlib.sha256(data).hexdigest()
+        for chunk_bytes in (1, 4095, 1024 * 1024 + 1):
+            with pytest.raises(client_errors.InvalidArgumentError) as bad:
+                [c async for c in alice.read_artifact(task.task_id, name, chunk_bytes=chunk_bytes)]
+            assert bad.value.field_violations[0].field == "chunk_bytes"
+        with pytest.raises(client_errors.ArtifactNotFoundError):
+            [c async for c in alice.read_artifact(task.task_id, "nope.csv")]
+        with pytest.raises(client_errors.ArtifactNotFoundError):
+            [c async for c in alice.read_artifact(task.task_id, name, version=2)]
+        with pytest.raises(client_errors.TaskNotFoundError):
+            [c async for c in alice.read_artifact("task_000000000000000000000000", name)]
+        mallory = await t.client("globex", "mallory", "admin")
+        with pytest.raises(client_errors.TaskNotFoundError):
+            [c async for c in mallory.read_artifact(task.task_id, name)]
+
+
+async def test_bad_parts_are_refused_naming_the_part_and_nothing_is_stored(
+    tmp_path: Path,
+) -> None:
+    png = png_bytes(2, 2)
+    cases = [
+        ([Part("text/plain", b"ok"), Part("image/jpeg", png)], "parts[1].data", "not JPEG"),
+        ([Part("image/png", b"\x89PNG broken")], "parts[0].data", "not an image"),
+        ([Part("application/pdf", b"MZ\x90")], "parts[0].data", "not a PDF"),
+        ([Part("text/plain", b"\xff\xfe")], "parts[0].data", "UTF-8"),
+        ([Part("text/plain", b"x" * 2049)], "parts[0].data", "at most 2,048"),
+        ([Part("text/plain", b"x", name="a/b")], "parts[0].name", "letters, digits"),
+        ([Part("text/plain", b"x", name="a")] * 2, "parts[1].name", "earlier part"),
+        ([Part("TEXT", b"x")], "parts[0].media_type", "media type"),
+        ([Part("text/plain", b"x")] * 17, "parts", "at most 16"),
+    ]
+    async with trusted(tmp_path, [], input_part_max_bytes=2048) as t:
+        alice = await t.client("acme", "alice")
+        for parts, field, problem in cases:
+            with pytest.raises(client_errors.InvalidArgumentError) as bad:
+                await alice.start_task("look", mode=FC, parts=parts)
+            fields = {v.field: v.description for v in bad.value.field_violations}
+            assert problem in fields.get(field, ""), (field, fields)
+        assert list((await alice.list_tasks()).tasks) == []
+    assert _stored_artifacts(tmp_path) == 0
+
+
+async def test_url_parts_are_fetched_or_refused_before_any_connection(tmp_path: Path) -> None:
+    with http_server() as base:
+        async with trusted(tmp_path, [{"text": "a tiny image"}]) as t:
+            alice = await t.client("acme", "alice")
+            # 10.255.255.1 is never connected to: the refusal comes from the address itself.
+            refused = Part.from_url("http://10.255.255.1/secret.png", name="secret.png")
+            with pytest.raises(client_errors.DestinationNotAllowedError) as denied:
+                await alice.start_task("look", mode=FC, parts=[refused])
+            assert "parts[0] (secret.png)" in str(denied.value)
+            with pytest.raises(client_errors.InputPartUnavailableError) as missing:
+                await alice.start_task(
+                    "look", mode=FC, parts=[Part.from_url(f"{base}/status/404", "text/plain")]
+                )
+            assert missing.value.metadata["part"] == "parts[0]"
+            assert "answered 404" in str(missing.value)
+            assert list((await alice.list_tasks()).tasks) == []
+
+            task = await alice.start_task("look", mode=FC, parts=[Part.from_url(f"{base}/png")])
+            assert [(p.name, p.media_type) for p in task.input_parts] == [
+                ("input-0.png", "image/png")
+            ]
+            got = await alice.get_artifact(task.task_id, "input-0.png")
+            assert got.content == png_bytes(4, 3)
+
+
+@pytest.mark.parametrize("binding", ["GRPC", "JSONRPC"])
+async def test_the_official_a2a_client_sends_a_1_mb_file_part_whole(
+    tmp_path: Path, binding: str
+) -> None:
+    png = png_bytes(0, 0, pad_to=1_000_000)
+    source = tmp_path / "big.png"
+    source.write_bytes(png)
+    async with a2a_server(tmp_path, [{"text": "A noisy picture."}]) as t:
+        spec = await spec_of(t, binding, "file_part", "helper")
+        spec.update(file=str(source), media_type="image/png", filename="big.png")
+        found = await official_client(spec)
+        assert found["state"] == "TASK_STATE_COMPLETED", found
+        alice = await t.client("acme", "alice")
+        chunks = [c async for c in alice.read_artifact(found["id"], "big.png")]
+    content = b"".join(c.data for c in chunks)
+    assert len(content) == len(png) >= 1_000_000
+    assert (
+        chunks[-1].sha256 == hashlib.sha256(png).hexdigest() == hashlib.sha256(content).hexdigest()
+    )
