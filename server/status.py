@@ -70,6 +70,7 @@ STATUS_TABLE: dict[type[errors.AgentdError], grpc.StatusCode] = {
     errors.TriggerNotFoundError: grpc.StatusCode.NOT_FOUND,
     errors.EtagMismatchError: grpc.StatusCode.ABORTED,
     errors.InputPartUnavailableError: grpc.StatusCode.FAILED_PRECONDITION,
+    errors.ArtifactTooLargeError: grpc.StatusCode.FAILED_PRECONDITION,
 }
 
 

@@ -85,13 +85,20 @@ async def test_parts_are_artifacts_of_the_task_named_in_its_events(tmp_path: Pat
 
 
 async def test_read_artifact_offsets_bounds_and_who_sees_what(tmp_path: Path) -> None:
-    data = "x,y\n".encode() * 5000
-    async with trusted(tmp_path, [{"text": "ok"}]) as t:
+    data = "x,y\n".encode() * 6000  # 24,000 bytes: as bytes and as text, over 60,000 - 16 KiB
+    async with trusted(tmp_path, [{"text": "ok"}], max_message_bytes=60_000) as t:
         alice = await t.client("acme", "alice")
         task = await alice.start_task("rows", mode=FC, parts=[Part("text/csv", data)])
         name = "input-0.csv"
-        tail = [c async for c in alice.read_artifact(task.task_id, name, offset=19_000)]
-        assert [(c.offset, c.data, c.last) for c in tail] == [(19_000, data[19_000:], True)]
+        with pytest.raises(client_errors.ArtifactTooLargeError) as large:
+            await alice.get_artifact(task.task_id, name)
+        assert "ReadArtifact" in str(large.value)
+        assert large.value.metadata == {"name": name, "size": str(len(data))}
+        whole = [c async for c in alice.read_artifact(task.task_id, name)]
+        assert b"".join(c.data for c in whole) == data
+        tail = [c async for c in alice.read_artifact(task.task_id, name, offset=23_000)]
+        assert [(c.offset, c.data, c.last) for c in tail] == [(23_000, data[23_000:], True)]
+        assert tail[0].sha256 == hashlib.sha256(data).hexdigest()
         past = [c async for c in alice.read_artifact(task.task_id, name, offset=10**9)]
         assert [(c.offset, c.data, c.last) for c in past] == [(len(data), b"", True)]
         assert past[0].sha256 == hashlib.sha256(data).hexdigest()
