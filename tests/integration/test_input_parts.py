@@ -6,6 +6,7 @@ any connection; the official A2A client's 1 MB file part arrives byte for byte."
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import sqlite3
 from pathlib import Path
@@ -15,8 +16,9 @@ import pytest
 from agentd.v1 import tasks_pb2
 from agentd_client import Part
 from agentd_client import errors as client_errors
+from clients import cli as client_cli
 from tests.helpers import http_server, png_bytes
-from tests.integration.harness import assert_well_formed, of_kind
+from tests.integration.harness import assert_well_formed, harness, of_kind
 from tests.integration.test_a2a import a2a_server, official_client, spec_of
 from tests.integration.trust import trusted
 
@@ -69,7 +71,7 @@ async def test_parts_are_artifacts_of_the_task_named_in_its_events(tmp_path: Pat
         assert [c.offset for c in chunks] == list(range(0, len(png), 65536))
         assert b"".join(c.data for c in chunks) == png
         assert [c.last for c in chunks] == [False] * (len(chunks) - 1) + [True]
-        assert chunks[0].size_bytes == len(png) and chunks[0].media_type == "image/png"
+        assert (chunks[0].size_bytes, chunks[0].media_type) == (len(png), "image/png")
         assert chunks[-1].sha256 == hashlib.sha256(png).hexdigest()
 
         # A download resumes after what the file already holds, and checks the digest.
@@ -85,7 +87,7 @@ async def test_parts_are_artifacts_of_the_task_named_in_its_events(tmp_path: Pat
 
 
 async def test_read_artifact_offsets_bounds_and_who_sees_what(tmp_path: Path) -> None:
-    data = "x,y\n".encode() * 6000  # 24,000 bytes: as bytes and as text, over 60,000 - 16 KiB
+    data = b"x,y\n" * 6000  # 24,000 bytes: as bytes and as text, over 60,000 - 16 KiB
     async with trusted(tmp_path, [{"text": "ok"}], max_message_bytes=60_000) as t:
         alice = await t.client("acme", "alice")
         task = await alice.start_task("rows", mode=FC, parts=[Part("text/csv", data)])
@@ -187,3 +189,33 @@ async def test_the_official_a2a_client_sends_a_1_mb_file_part_whole(
     assert (
         chunks[-1].sha256 == hashlib.sha256(png).hexdigest() == hashlib.sha256(content).hexdigest()
     )
+
+
+async def test_the_cli_gives_parts_and_downloads_artifacts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "rows.csv"
+    source.write_bytes(b"a,b\n" * 50_000)
+    async with harness(tmp_path, [{"text": "two columns"}]) as h:
+
+        def cli(*argv: str) -> str:
+            assert client_cli.main([*argv, "--address", h.running.address]) == 0
+            return capsys.readouterr().out
+
+        started = ["exec", "what is in it?", "--part", str(source), "--address", h.running.address]
+        assert await asyncio.to_thread(client_cli.main, started) == 0
+        task_id = capsys.readouterr().err.split("task ", 1)[1].split()[0]
+        target = tmp_path / "copy.csv"
+        target.write_bytes(b"stale content, replaced")
+        said = await asyncio.to_thread(
+            cli, "artifact", "get", task_id, "rows.csv", "--output", str(target)
+        )
+        assert f"wrote rows.csv (200000 bytes) to {target}\n" in said  # (and the server's logs)
+        assert target.read_bytes() == source.read_bytes()
+        target.write_bytes(source.read_bytes()[:70_000])  # cut short
+        await asyncio.to_thread(
+            cli, "artifact", "get", task_id, "rows.csv", "--output", str(target), "--resume"
+        )
+        assert target.read_bytes() == source.read_bytes()
+        printed = await asyncio.to_thread(cli, "artifact", "get", task_id, "rows.csv")
+        assert source.read_text() in printed
