@@ -85,8 +85,7 @@ class Engine:
         self._store = store = parts.store
         self._history = parts.history
         self.traces = parts.traces
-        self.inputs: InputParts | None = None
-        """Where input parts are kept (`agent.inputs`); None: requests with parts are refused."""
+        self.inputs: InputParts | None = None  # input parts' keeping; None: refused
         """Where runs' traces are kept (None: none is), read by replays (`ReplayTask`)."""
         self._idempotency = keys = parts.replicas.idempotency
         self._key_ttl = parts.replicas.key_ttl_seconds

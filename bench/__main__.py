@@ -9,13 +9,11 @@ from typing import Any
 
 from bench import (
     a2a,
-    artifacts,
     call_tool,
     checkpoints,
     conversations,
     engine,
     guardrails,
-    inputs,
     memory,
     models,
     replays,
@@ -26,6 +24,7 @@ from bench import (
     urls,
 )
 from bench.doors import mcp, responses
+from bench.files import artifacts, inputs
 from bench.people import approvals, steering
 from bench.recorded import traces
 from bench.spending import ledger, reservations, steps

@@ -19,9 +19,9 @@ from typing import Any
 from google.protobuf import json_format
 
 from agentd.v1 import events_pb2, tasks_pb2
-from agentd_client.artifacts import Part
 from agentd_client.client import AgentClient
 from agentd_client.errors import UnavailableError
+from agentd_client.files.artifacts import Part
 from agentd_client.requests import to_python
 from clients import options
 from clients.output import (

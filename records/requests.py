@@ -10,7 +10,7 @@ from typing import Any
 
 from records.conversations.model import BusyPolicy
 from records.execution import ExecutionMode
-from records.inputs import InputPart as InputPart
+from records.tasks import InputPart as InputPart
 from records.tasks import ParentLink
 from records.tools.audit import digest
 from records.traces.replays import ReplayInfo

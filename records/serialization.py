@@ -19,7 +19,6 @@ from records.agents.definition import AgentDefinition, Panel, RemoteDelegate
 from records.checkpoints import JournalEntry, RunCheckpoint, TakenSteer
 from records.conversations.history import History
 from records.execution import ExecutionMode
-from records.inputs import InputPart
 from records.messages import Message, ToolCall
 from records.mode_state import (
     FunctionCallingState,
@@ -33,6 +32,7 @@ from records.tasks import (
     ChildSummary,
     Citation,
     Delegate,
+    InputPart,
     StopReason,
     Task,
     TaskFailure,

@@ -1,4 +1,4 @@
-"""The checks a task's input parts (`records.inputs.InputPart`) pass before anything of the
+"""The checks a task's input parts (`records.requests.InputPart`) pass before anything of the
 request is stored: how many, their names, their media types, their size, and that their
 content is what their type says (an image is opened with Pillow to read its format and
 size, never decoded whole; a PDF starts with `%PDF-`; text is UTF-8). Every problem is
@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from PIL import Image, UnidentifiedImageError
 
 from core.errors import FieldViolation, InvalidArgumentError
-from records.inputs import InputPart
+from records.requests import InputPart
 from stores.artifacts.base import is_text, media_type_problem, name_problem
 from tools.builtin.addresses import IPNetwork
 
@@ -61,6 +61,12 @@ def default_name(index: int, media_type: str) -> str:
     """A part's name when its request gives none: `input-<i>` with its type's extension."""
     ext = EXTENSIONS.get(media_type.split(";", 1)[0])
     return f"input-{index}.{ext}" if ext else f"input-{index}"
+
+
+def usable_name(name: str) -> str:
+    """`name` when it is a valid artifact name, else "" (the part gets its default name):
+    a door's file name (an A2A filename, an upload's) is kept when it can be."""
+    return name if name_problem(name) is None else ""
 
 
 def check_count(parts: Sequence[InputPart]) -> None:

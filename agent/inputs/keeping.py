@@ -17,8 +17,7 @@ from agent.inputs.checks import InputLimits, check_count, check_parts, default_n
 from agent.inputs.fetching import fetch_part
 from core.errors import FieldViolation, InvalidArgumentError
 from records import events as ev
-from records.inputs import InputPart
-from records.requests import TaskRequest
+from records.requests import InputPart, TaskRequest
 from records.tasks import Task
 from stores.artifacts.base import ArtifactStore
 

@@ -9,10 +9,10 @@ from typing import Any
 from a2a.types import a2a_pb2
 from google.protobuf import json_format
 
+from agent.inputs.checks import usable_name
 from core.errors import FieldViolation, InvalidArgumentError
 from records.conversations.model import BusyPolicy
-from records.inputs import InputPart
-from stores.artifacts.base import name_problem
+from records.requests import InputPart
 
 APPROVE_WORDS = frozenset({"approve", "approved", "yes", "y", "ok"})
 REJECT_WORDS = frozenset({"reject", "rejected", "no", "n", "deny"})
@@ -35,7 +35,7 @@ def _value(part: a2a_pb2.Part) -> Any:
 def _file(part: a2a_pb2.Part) -> InputPart:
     """A file part as an input part (checked, fetched and kept by `agent.inputs`): its
     filename is the artifact's name when it is a valid one, else the default name."""
-    name = part.filename if name_problem(part.filename) is None else ""
+    name = usable_name(part.filename)
     media_type = part.media_type.lower()
     if part.HasField("url"):
         return InputPart(name=name, media_type=media_type, source_uri=part.url)

@@ -45,4 +45,3 @@ class PinnedChannels:
         except KeyError:
             raise ValueError(f"{interface_url} was not checked as a destination") from None
         return grpc.aio.insecure_channel(target, options=[("grpc.default_authority", authority)])
-

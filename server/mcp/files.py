@@ -17,9 +17,9 @@ import base64
 import binascii
 from typing import Any
 
+from agent.inputs.checks import usable_name
 from core.errors import FieldViolation, InvalidArgumentError
-from records.inputs import InputPart
-from stores.artifacts.base import name_problem
+from records.requests import InputPart
 
 FILES_SCHEMA: dict[str, Any] = {
     "type": "array",
@@ -45,8 +45,7 @@ def _blob(value: Any, field: str) -> bytes:
 
 
 def _name_of(uri: str) -> str:
-    last = uri.rstrip("/").rsplit("/", 1)[-1]
-    return last if name_problem(last) is None else ""
+    return usable_name(uri.rstrip("/").rsplit("/", 1)[-1])
 
 
 def _media_type(value: Any, field: str, required: bool = True) -> str:

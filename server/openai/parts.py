@@ -1,5 +1,5 @@
 """Images and files in OpenAI message content as a task's input parts
-(`records.inputs.InputPart`; `agent.inputs` checks, fetches and keeps them).
+(`records.requests.InputPart`; `agent.inputs` checks, fetches and keeps them).
 
 Responses: `{"type": "input_image", "image_url": "data:image/png;base64,..." or an
 http(s) URL}` and `{"type": "input_file", "file_data": "data:application/pdf;base64,...",
@@ -14,9 +14,9 @@ import base64
 import binascii
 from typing import Any
 
-from records.inputs import InputPart
+from agent.inputs.checks import usable_name
+from records.requests import InputPart
 from server.openai.errors import invalid
-from stores.artifacts.base import name_problem
 
 PART_TYPES = ("input_image", "input_file", "image_url", "file")
 """Content part types that carry an image or a file."""
@@ -50,7 +50,7 @@ def _file(file: Any, param: str) -> InputPart:
         raise invalid(f"{param}.file_id", "is not taken: send the file as file_data or file_url")
     filename = file.get("filename")
     # A filename that is no artifact name leaves the part its default name (input-<i>.<ext>).
-    name = filename if isinstance(filename, str) and name_problem(filename) is None else ""
+    name = usable_name(filename) if isinstance(filename, str) else ""
     if file.get("file_url") is not None:
         return _by_url(file.get("file_url"), f"{param}.file_url", name)
     return _by_url(file.get("file_data"), f"{param}.file_data", name)

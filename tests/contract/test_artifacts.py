@@ -122,6 +122,7 @@ async def test_a_version_is_read_in_ranges_and_described(artifacts: ArtifactStor
     assert first is not None
     assert (first.version, first.size, first.writer_task_id) == (1, len(content), "w")
     latest = await artifacts.describe("t1", "root", "big.bin")
-    assert latest is not None and (latest.version, latest.media_type) == (2, "text/plain")
+    assert latest is not None
+    assert (latest.version, latest.media_type) == (2, "text/plain")
     assert await artifacts.describe("t1", "root", "big.bin", 3) is None
     assert await artifacts.describe("t2", "root", "big.bin") is None

@@ -3,8 +3,8 @@ methods, blocking; also `agentd_client.sync.AgentClient`) and the errors they ra
 (`errors`), and `Part` (a file or image given with a task's input)."""
 
 from agentd_client import errors
-from agentd_client.artifacts import Part
 from agentd_client.client import AgentClient
+from agentd_client.files.artifacts import Part
 from agentd_client.sync import AgentClient as SyncAgentClient
 
 __all__ = ["AgentClient", "Part", "SyncAgentClient", "errors"]

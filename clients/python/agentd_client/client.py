@@ -31,12 +31,12 @@ from agentd.v1 import agent_service_pb2_grpc as pb_grpc
 from agentd.v1 import events_pb2, memory_pb2_grpc, tasks_pb2, tools_pb2
 from agentd_client import requests as build
 from agentd_client.agents import AgentMethods
-from agentd_client.artifacts import ArtifactMethods, Part
 from agentd_client.audit import AuditMethods
 from agentd_client.conversations import ConversationMethods
 from agentd_client.environment import DEFAULT_TARGET as DEFAULT_TARGET  # re-exported
 from agentd_client.environment import call_metadata, default_target
 from agentd_client.evals.methods import EvalMethods
+from agentd_client.files.artifacts import ArtifactMethods, Part
 from agentd_client.grants import GrantMethods
 from agentd_client.inbox import InboxMethods
 from agentd_client.knowledge import KnowledgeMethods

@@ -11,7 +11,7 @@ from google.protobuf import json_format, struct_pb2
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import audit_pb2, events_pb2, grants_pb2, inbox_pb2, tasks_pb2, tools_pb2
 from agentd.v1 import conversations_pb2 as cpb
-from agentd_client.artifacts import Part
+from agentd_client.files.artifacts import Part
 
 BUSY_POLICIES = {
     "reject": cpb.CONVERSATION_BUSY_POLICY_REJECT,

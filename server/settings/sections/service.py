@@ -23,8 +23,7 @@ class ServiceSettings(Section):
     max_message_bytes: int = Field(
         16 * MiB,
         gt=0,
-        description="largest gRPC message accepted or sent (a request's input parts travel "
-        "in one)",
+        description="largest gRPC message accepted or sent (a request's input parts travel in one)",
     )
     heartbeat_seconds: float = Field(
         15.0,

@@ -10,6 +10,7 @@ import asyncio
 import json
 import sys
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 import grpc
@@ -337,8 +338,7 @@ async def file_part(spec: dict[str, Any]) -> Findings:
     blocking: the task it started, and how it ended."""
     caller = Caller(spec, spec["token"], spec["agent"], streaming=False)
     try:
-        with open(spec["file"], "rb") as source:
-            raw = source.read()
+        raw = await asyncio.to_thread(Path(spec["file"]).read_bytes)
         part = a2a_pb2.Part(raw=raw, media_type=spec["media_type"], filename=spec["filename"])
         msg = message("Describe the picture", message_id="file-1")
         msg.parts.append(part)

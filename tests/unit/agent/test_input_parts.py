@@ -4,8 +4,8 @@ URL under `http_request`'s destination rules, kept as artifacts of the task."""
 from __future__ import annotations
 
 import hashlib
-import ipaddress
 import io
+import ipaddress
 
 import pytest
 from PIL import Image
@@ -16,8 +16,7 @@ from agent.inputs.keeping import InputParts, announced
 from core.errors import DestinationNotAllowedError, InvalidArgumentError
 from core.errors.artifacts import InputPartUnavailableError
 from records import events as ev
-from records.inputs import InputPart
-from records.requests import TaskRequest
+from records.requests import InputPart, TaskRequest
 from records.serialization import dumps, loads
 from records.tasks import Task
 from stores.artifacts.memory import InMemoryArtifactStore
@@ -159,7 +158,8 @@ async def test_parts_are_kept_as_artifacts_and_the_task_keeps_references() -> No
     task.input_parts = await inputs.keep(task, request.parts)
     assert [p.data for p in task.input_parts] == [b"", b""]
     found = await store.read("t1", "task_1", "input-0.png")
-    assert found is not None and found.content == png and found.info.version == 1
+    assert found is not None
+    assert (found.content, found.info.version) == (png, 1)
     assert announced(task) == [
         ev.ArtifactUpdated("input-0.png", 1, "image/png", len(png), "task_1"),
         ev.ArtifactUpdated("n.pdf", 1, "application/pdf", len(PDF), "task_1"),

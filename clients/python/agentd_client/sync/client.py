@@ -14,9 +14,9 @@ from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import agent_service_pb2_grpc as pb_grpc
 from agentd.v1 import events_pb2, memory_pb2_grpc, tasks_pb2, tools_pb2
 from agentd_client import requests as build
-from agentd_client.artifacts import Part, SyncArtifactMethods
 from agentd_client.client import BusyPolicy
 from agentd_client.environment import call_metadata, default_target
+from agentd_client.files.artifacts import Part, SyncArtifactMethods
 from agentd_client.requests import AuditKind, Decision, to_struct
 from agentd_client.status_details import from_rpc_error
 from agentd_client.sync.agents import SyncAgentMethods
