@@ -90,8 +90,16 @@ async def test_read_artifact_offsets_bounds_and_who_sees_what(tmp_path: Path) ->
     data = b"x,y\n" * 6000  # 24,000 bytes: as bytes and as text, over 60,000 - 16 KiB
     async with trusted(tmp_path, [{"text": "ok"}], max_message_bytes=60_000) as t:
         alice = await t.client("acme", "alice")
-        task = await alice.start_task("rows", mode=FC, parts=[Part("text/csv", data)])
+        parts = [Part("text/csv", data)]
+        task = await alice.start_task("rows", mode=FC, parts=parts, idempotency_key="k1")
         name = "input-0.csv"
+        # A retry gets the same task and writes nothing again; other parts are another request.
+        again = await alice.start_task("rows", mode=FC, parts=parts, idempotency_key="k1")
+        assert again.task_id == task.task_id
+        with pytest.raises(client_errors.IdempotencyConflictError):
+            await alice.start_task(
+                "rows", mode=FC, parts=[Part("text/csv", data + b"z")], idempotency_key="k1"
+            )
         with pytest.raises(client_errors.ArtifactTooLargeError) as large:
             await alice.get_artifact(task.task_id, name)
         assert "ReadArtifact" in str(large.value)
@@ -110,7 +118,7 @@ async def test_read_artifact_offsets_bounds_and_who_sees_what(tmp_path: Path) ->
             assert bad.value.field_violations[0].field == "chunk_bytes"
         with pytest.raises(client_errors.ArtifactNotFoundError):
             [c async for c in alice.read_artifact(task.task_id, "nope.csv")]
-        with pytest.raises(client_errors.ArtifactNotFoundError):
+        with pytest.raises(client_errors.ArtifactNotFoundError):  # the retry wrote no v2
             [c async for c in alice.read_artifact(task.task_id, name, version=2)]
         with pytest.raises(client_errors.TaskNotFoundError):
             [c async for c in alice.read_artifact("task_000000000000000000000000", name)]
