@@ -149,6 +149,17 @@ async def test_bad_parts_are_refused_naming_the_part_and_nothing_is_stored(
                 await alice.start_task("look", mode=FC, parts=parts)
             fields = {v.field: v.description for v in bad.value.field_violations}
             assert problem in fields.get(field, ""), (field, fields)
+        # A steer carries text: parts under the STEER policy would be lost, so they are refused.
+        talk = await alice.create_conversation("files")
+        with pytest.raises(client_errors.InvalidArgumentError) as steered:
+            await alice.start_task(
+                "and this?",
+                mode=FC,
+                parts=[Part("text/plain", b"x")],
+                conversation_id=talk.conversation_id,
+                busy_policy="steer",
+            )
+        assert steered.value.field_violations[0].field == "parts"
         assert list((await alice.list_tasks()).tasks) == []
     assert _stored_artifacts(tmp_path) == 0
 
