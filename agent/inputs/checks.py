@@ -143,7 +143,9 @@ def image_size(data: bytes, expected: str) -> tuple[tuple[int, int], str | None]
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
             with Image.open(io.BytesIO(data)) as image:
                 found, size = image.format, image.size
-    except (UnidentifiedImageError, Image.DecompressionBombError, OSError, ValueError):
+    except Image.DecompressionBombError:
+        return (0, 0), "has more pixels than an image a task takes"
+    except (UnidentifiedImageError, OSError, ValueError):
         return (0, 0), f"is not an image of its type ({expected})"
     if found != expected:
         return (0, 0), f"is a {found} image, not {expected} as its media type says"

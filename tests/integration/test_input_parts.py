@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from agentd.v1 import tasks_pb2
-from agentd_client import Part
+from agentd_client import Part, SyncAgentClient
 from agentd_client import errors as client_errors
 from clients import cli as client_cli
 from tests.helpers import http_server, png_bytes
@@ -238,3 +238,21 @@ async def test_the_cli_gives_parts_and_downloads_artifacts(
         assert target.read_bytes() == source.read_bytes()
         printed = await asyncio.to_thread(cli, "artifact", "get", task_id, "rows.csv")
         assert source.read_text() in printed
+
+        # The synchronous client: parts in, chunks and a resumed download out.
+        def sync_session() -> tuple[list[int], int, str]:
+            with SyncAgentClient(h.running.address, api_key="", timeout=20) as client:
+                offsets = [
+                    c.offset for c in client.read_artifact(task_id, "rows.csv", chunk_bytes=65536)
+                ]
+                again = tmp_path / "again.csv"
+                again.write_bytes(source.read_bytes()[:5])
+                size = client.download_artifact(task_id, "rows.csv", again)
+                started = client.start_task("more", parts=[Part.from_path(source, name="more.csv")])
+                return offsets, size, started.input_parts[0].name
+
+        offsets, size, name = await asyncio.to_thread(sync_session)
+        assert offsets == [0, 65536, 131072, 196608]
+        assert size == 200_000
+        assert (tmp_path / "again.csv").read_bytes() == source.read_bytes()
+        assert name == "more.csv"

@@ -181,3 +181,16 @@ def test_the_fingerprint_covers_the_parts_by_digest() -> None:
     other = TaskRequest(goal="g", parts=(InputPart("a", "text/plain", b"y", 1, "d2"),))
     assert one.fingerprint() != other.fingerprint()
     assert TaskRequest(goal="g").fingerprint() != one.fingerprint()
+
+
+def test_an_image_of_too_many_pixels_is_refused_from_its_header() -> None:
+    # A PNG header saying 100,000 x 100,000 pixels: refused without decoding anything.
+    import struct
+    import zlib
+
+    small = png_bytes(2, 2)  # its IHDR (at byte 12) rewritten to say 100,000 x 100,000
+    ihdr = b"IHDR" + struct.pack(">II", 100_000, 100_000) + small[24:29]
+    png = small[:12] + ihdr + struct.pack(">I", zlib.crc32(ihdr)) + small[33:]
+    with pytest.raises(InvalidArgumentError) as caught:
+        check_parts([InputPart("huge.png", "image/png", png)], LIMITS)
+    assert _fields(caught.value) == {"parts[0].data": "has more pixels than an image a task takes"}
