@@ -41,6 +41,9 @@ EXTENSIONS = {
     "application/json": "json",
 }
 """The extension of a part's default name (`input-<i>.<ext>`), by media type."""
+INPUT_TYPES = (*IMAGE_FORMATS, "application/pdf", "text/csv", "text/markdown")
+"""The types of file a task's input is announced to take (an A2A card's input modes);
+any media type is taken, these are checked for what they say they are."""
 
 
 @dataclass(frozen=True, slots=True)
