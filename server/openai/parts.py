@@ -34,12 +34,14 @@ def data_url(value: str, param: str) -> tuple[str, bytes]:
         raise invalid(param, "is not valid base64") from None
 
 
-def _by_url(url: Any, param: str, name: str = "") -> InputPart:
+def _by_url(url: Any, param: str, name: str = "", image: bool = False) -> InputPart:
     if not isinstance(url, str) or not url:
         raise invalid(param, "is required: a data URL or an http(s) URL")
     if url.startswith(("http://", "https://")):
         return InputPart(name=name, media_type="", source_uri=url)
     media_type, data = data_url(url, param)
+    if image and not media_type.startswith("image/"):
+        raise invalid(param, f"is a {media_type or 'typeless'} data URL, not an image")
     return InputPart(name=name, media_type=media_type, data=data)
 
 
@@ -62,12 +64,12 @@ def part_of(part: dict[str, Any], param: str) -> InputPart:
     if kind == "input_image":
         if part.get("file_id"):
             raise invalid(f"{param}.file_id", "is not taken: send the image as image_url")
-        return _by_url(part.get("image_url"), f"{param}.image_url")
+        return _by_url(part.get("image_url"), f"{param}.image_url", image=True)
     if kind == "image_url":
         image = part.get("image_url")
         if not isinstance(image, dict):
             raise invalid(f"{param}.image_url", "must be an object with a url")
-        return _by_url(image.get("url"), f"{param}.image_url.url")
+        return _by_url(image.get("url"), f"{param}.image_url.url", image=True)
     if kind == "input_file":
         return _file(part, param)
     return _file(part.get("file"), f"{param}.file")

@@ -7,10 +7,12 @@ any connection; the official A2A client's 1 MB file part arrives byte for byte."
 from __future__ import annotations
 
 import asyncio
+import base64
 import hashlib
 import sqlite3
 from pathlib import Path
 
+import httpx
 import pytest
 
 from agentd.v1 import tasks_pb2
@@ -19,7 +21,8 @@ from agentd_client import errors as client_errors
 from clients import cli as client_cli
 from tests.helpers import http_server, png_bytes
 from tests.integration.harness import assert_well_formed, harness, of_kind
-from tests.integration.test_a2a import a2a_server, official_client, spec_of
+from tests.integration.openai.serving import free_port
+from tests.integration.test_a2a import a2a_server, key, official_client, spec_of
 from tests.integration.trust import trusted
 
 FC = tasks_pb2.EXECUTION_MODE_FUNCTION_CALLING
@@ -256,3 +259,94 @@ async def test_the_cli_gives_parts_and_downloads_artifacts(
         assert size == 200_000
         assert (tmp_path / "again.csv").read_bytes() == source.read_bytes()
         assert name == "more.csv"
+
+
+async def test_the_openai_doors_take_images_and_files(tmp_path: Path) -> None:
+    agents = tmp_path / "agents"
+    agents.mkdir()
+    (agents / "lead.yaml").write_text("id: lead\nmode: function_calling\n")
+    port = free_port()
+    png = png_bytes(5, 2)
+    image = f"data:image/png;base64,{base64.b64encode(png).decode()}"
+    pdf = f"data:application/pdf;base64,{base64.b64encode(PDF).decode()}"
+    with http_server() as files:
+        async with trusted(
+            tmp_path,
+            [{"text": "Seen.", "repeat": -1}],
+            http_address=f"127.0.0.1:{port}",
+            http_doors=["openai"],
+            agents_dir=agents,
+        ) as t:
+            token = await key(t, "acme", "alice")
+            alice = await t.client("acme", "alice")
+            async with httpx.AsyncClient(
+                base_url=f"http://127.0.0.1:{port}/v1",
+                headers={"authorization": f"Bearer {token}"},
+                timeout=20,
+            ) as http:
+                content = [
+                    {"type": "input_text", "text": "What is in these?"},
+                    {"type": "input_image", "image_url": image},
+                    {"type": "input_file", "filename": "deal.pdf", "file_data": pdf},
+                ]
+                answered = await http.post(
+                    "/responses",
+                    json={"model": "agent:lead", "input": [{"role": "user", "content": content}]},
+                )
+                assert answered.status_code == 200, answered.text
+                task_id = answered.json()["id"].removeprefix("resp_")
+                task = await alice.get_task(task_id)
+                assert [(p.name, p.media_type) for p in task.input_parts] == [
+                    ("input-0.png", "image/png"),
+                    ("deal.pdf", "application/pdf"),
+                ]
+                assert (await alice.get_artifact(task_id, "input-0.png")).content == png
+
+                chat = [
+                    {
+                        "role": "user",
+                        "content": [
+                            {"type": "text", "text": "And this one?"},
+                            {"type": "image_url", "image_url": {"url": f"{files}/png"}},
+                        ],
+                    }
+                ]
+                answered = await http.post(
+                    "/chat/completions", json={"model": "agent:lead", "messages": chat}
+                )
+                assert answered.status_code == 200, answered.text
+                newest = (await alice.list_tasks()).tasks[0]
+                assert [(p.name, p.media_type) for p in newest.input_parts] == [
+                    ("input-0.png", "image/png")
+                ]
+
+                refused = await http.post(
+                    "/responses",
+                    json={
+                        "model": "agent:lead",
+                        "input": [
+                            {"role": "user", "content": [{"type": "input_image", "file_id": "f"}]}
+                        ],
+                    },
+                )
+                assert refused.status_code == 400
+                assert refused.json()["error"]["param"] == "input[0].content[0].file_id"
+                for content, param, problem in [
+                    ([{"type": "input_image", "image_url": pdf}], "image_url", "not an image"),
+                    (  # said to be a PNG, holding a PDF: the engine's check refuses it
+                        [{"type": "input_image", "image_url": f"data:image/png;base64,{pdf[28:]}"}],
+                        "parts[0].data",
+                        "not an image of its type",
+                    ),
+                ]:
+                    refused = await http.post(
+                        "/responses",
+                        json={
+                            "model": "agent:lead",
+                            "input": [{"role": "user", "content": content}],
+                        },
+                    )
+                    assert refused.status_code == 400, refused.text
+                    assert refused.json()["error"]["param"].endswith(param), refused.text
+                    assert problem in refused.json()["error"]["message"]
+                assert len((await alice.list_tasks()).tasks) == 2
