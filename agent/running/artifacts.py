@@ -130,6 +130,11 @@ class TaskArtifacts:
             raise ArtifactNotFoundError(task_id, name, version)
         return space, info
 
+    def piece_bytes(self, asked: int) -> int:
+        """The bytes of a piece one answer can carry: `asked`, or less when one message
+        would not hold it (a small AGENTD_MAX_MESSAGE_BYTES)."""
+        return max(1, min(asked, self._max_answer_bytes - ANSWER_MARGIN_BYTES))
+
     async def read_range(
         self, tenant: str, space: str, info: ArtifactInfo, offset: int, length: int
     ) -> bytes:

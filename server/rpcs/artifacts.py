@@ -37,7 +37,7 @@ class ArtifactRpcs:
         self, request: artifacts_pb2.ReadArtifactRequest, call: CallContext
     ) -> AsyncIterator[artifacts_pb2.ArtifactChunk]:
         task_id = required_id(request.task_id, "task_id")
-        size = chunk_size(request.chunk_bytes)
+        size = self._artifacts.piece_bytes(chunk_size(request.chunk_bytes))
         note_task(task_id)
         tenant = call.principal.tenant
         version = request.version if request.HasField("version") else None
