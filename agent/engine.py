@@ -19,6 +19,7 @@ from agent.conversations.engine_hooks import TURN, TaskMemory
 from agent.definitions.selection import narrow, resolve
 from agent.definitions.toolset import delegates_of
 from agent.guardrails.runs import Guards
+from agent.inputs.keeping import InputParts
 from agent.limits import EngineConfig, LimitReached
 from agent.llm.roles import ModelRoles
 from agent.modes import planner
@@ -34,7 +35,7 @@ from agent.scheduling.background import Background
 from agent.scheduling.cancelling import Cancelling
 from agent.scheduling.execution import Runner
 from agent.scheduling.factory import RunFactory, RunStores
-from agent.scheduling.intake import Chosen, StartKeys, choose, new_task
+from agent.scheduling.intake import Chosen, StartKeys, choose, kept, new_task, prepared
 from agent.scheduling.listing import list_live
 from agent.scheduling.parking import Parking
 from agent.scheduling.steers import Steers
@@ -57,7 +58,6 @@ from records.plan import Plan
 from records.requests import TaskRequest
 from records.tasks import Task, TaskQuery, new_task_id
 from records.tools.approvals import ApprovalDecision
-from stores.artifacts.base import ArtifactStore
 from stores.checkpoints.base import CheckpointStore
 from stores.checkpoints.memory import InMemoryCheckpointStore
 from stores.tasks.base import TaskStore
@@ -86,6 +86,7 @@ class Engine:
         self._history = parts.history
         self.traces = parts.traces
         """Where runs' traces are kept (None: none is), read by replays (`ReplayTask`)."""
+        self.inputs: InputParts | None = None  # input parts' keeping (`keep_files`)
         self._idempotency = keys = parts.replicas.idempotency
         self._key_ttl = parts.replicas.key_ttl_seconds
         self._start_keys = StartKeys(keys, self._key_ttl)
@@ -119,9 +120,8 @@ class Engine:
         interval = parts.replicas.takeover_interval_seconds
         self._takeover = self._make_takeover(parked, interval)
         self._answers = Answers(store, parts.waits, self._parking, self.config.roles, notices)
-        self._waking = WakingPass(
-            self._parking, store, self.cancel_quietly, interval, memory, notices
-        )
+        cancel = self.cancel_quietly
+        self._waking = WakingPass(self._parking, store, cancel, interval, memory, notices)
         background = (self._runner, self._admission, self._parking, self._waking)
         replicas = parts.replicas
         self._jobs = Background(
@@ -150,15 +150,8 @@ class Engine:
 
     def _make_messengers(self, store: TaskStore, replicas: Replicas) -> tuple[Cancelling, Steers]:
         """What tells a running task something, on whichever replica: cancels, steers."""
-        cancelling = Cancelling(
-            store,
-            self._history,
-            self._runner,
-            self._endings,
-            self._parking,
-            replicas.cancel_bus,
-            self.cancel_quietly,
-        )
+        ending = (self._history, self._runner, self._endings, self._parking)
+        cancelling = Cancelling(store, *ending, replicas.cancel_bus, self.cancel_quietly)
         steers = Steers(
             store,
             self.find,
@@ -212,8 +205,7 @@ class Engine:
             await self._parking.end_lost(self._history)
 
     def supervise(self) -> None:
-        """Start the background work of waits, wakes, leases and takeover
-        (`agent.scheduling.background`)."""
+        """Start waits', wakes', leases' and takeover's work (`agent.scheduling.background`)."""
         self._jobs.supervise(self.config.capacity.max_running_tasks)
 
     def call_remote_agents(self, remote: RemoteAgents) -> None:
@@ -221,10 +213,11 @@ class Engine:
         self._runner.remote = remote
         self._waking.remote = remote
 
-    def read_artifacts(self, store: ArtifactStore) -> None:
-        """Runs read their task trees' artifacts (input parts, images) from `store`."""
+    def keep_files(self, inputs: InputParts) -> None:
+        """Take input parts, kept by `inputs`; runs read artifacts from its store."""
+        self.inputs = inputs
         if (runs := self._runs) is not None:
-            runs.stores = RunStores(runs.stores.checkpoints, runs.stores.waits, store)
+            runs.stores = RunStores(runs.stores.checkpoints, runs.stores.waits, inputs.store)
 
     def _require_runs(self) -> RunFactory:
         if self._runs is None:
@@ -268,6 +261,7 @@ class Engine:
         # server answers at once, as cheaply as it can.
         ticket = self._admission.admit(call.principal.tenant)
         try:
+            request = await prepared(self.inputs, request)  # parts fetched and checked
             # A retry's key first: it gets its task back even if, say, its agent is gone.
             task_id = new_task_id()
             earlier = await self._start_keys.earlier(request, call, task_id)
@@ -302,7 +296,6 @@ class Engine:
         request = chosen.request
         routed = self._models is not None and self._models.router is not None
         task = new_task(chosen, call, task_id, self.config.tool_calling, routed)
-        task.input_parts = request.parts  # references: intake kept them as artifacts
         run = self._require_runs().new(task, call, chosen.specs, request.token_budget)
         await self._require_runs().admitted(run)  # BudgetExhaustedError: budgets spent
         memory = self._memory if task.conversation_id else None
@@ -310,6 +303,7 @@ class Engine:
             if memory is not None:
                 await self._take_turn(memory, task, request, call)
             await self._leases.acquire(task.tenant, task.task_id)
+            await kept(self.inputs, task, request)  # artifacts before the task is queued
             await lifecycle.accepted(self._store, run)
         except BaseException:
             if memory is not None:

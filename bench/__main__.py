@@ -9,7 +9,6 @@ from typing import Any
 
 from bench import (
     a2a,
-    artifacts,
     call_tool,
     checkpoints,
     conversations,
@@ -25,6 +24,7 @@ from bench import (
     urls,
 )
 from bench.doors import mcp, responses
+from bench.files import artifacts, inputs
 from bench.people import approvals, steering
 from bench.recorded import traces
 from bench.spending import ledger, reservations, steps
@@ -49,6 +49,7 @@ BENCHES: list[tuple[Callable[[], None], bool]] = [
     (_async(toolsets.main), True),
     (_async(conversations.main), True),
     (_async(artifacts.main), False),
+    (_async(inputs.main), True),
     (startup.main, False),
     (_async(models.main), False),
     (_async(memory.main), False),

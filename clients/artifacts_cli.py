@@ -1,10 +1,12 @@
 """`agentd artifact get|list`: the artifacts of a task's tree.
 
     agentd artifact list TASK_ID                  name, latest version, media type, size
-    agentd artifact get TASK_ID NAME [--version N] [--output FILE]
+    agentd artifact get TASK_ID NAME [--version N] [--output FILE [--resume]]
 
-`get` prints the content as it was written (text or bytes) to stdout, or writes it to
-`--output`; with `--json` it prints the whole ArtifactContent message (content base64).
+`get` prints the content as it was written (text or bytes) to stdout, or downloads it to
+`--output` (in chunks, ReadArtifact: any size; `--resume` continues a file cut short,
+the digest checked); with `--json` it prints the whole ArtifactContent message (content
+base64; GetArtifact, for versions that fit one message).
 """
 
 from __future__ import annotations
@@ -29,6 +31,11 @@ def add_parsers(sub: Any) -> None:
     get.add_argument("name")
     get.add_argument("--version", type=int, default=None, help="a version (default: latest)")
     get.add_argument("--output", default="", help="write the content to this file instead")
+    get.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue an --output file cut short (else replace it)",
+    )
 
 
 async def run_artifact(client: AgentClient, args: argparse.Namespace) -> int:
@@ -39,14 +46,17 @@ async def run_artifact(client: AgentClient, args: argparse.Namespace) -> int:
         if not task.artifacts and not args.json:
             print(nothing("artifacts", f"task {task.task_id} and its tree wrote none"))
         return 0
-    found = await client.get_artifact(args.task_id, args.name, args.version)
     if args.output:
-        await asyncio.to_thread(Path(args.output).write_bytes, found.content)
-        print(f"wrote {found.name} v{found.version} ({found.size_bytes} bytes) to {args.output}")
+        target = Path(args.output)
+        if not args.resume:
+            await asyncio.to_thread(target.unlink, missing_ok=True)
+        size = await client.download_artifact(args.task_id, args.name, target, args.version)
+        print(f"wrote {args.name} ({size} bytes) to {args.output}")
     elif args.json:
-        print(as_json(found))
+        print(as_json(await client.get_artifact(args.task_id, args.name, args.version)))
     else:
         sys.stdout.flush()
-        sys.stdout.buffer.write(found.content)
+        async for chunk in client.read_artifact(args.task_id, args.name, args.version):
+            sys.stdout.buffer.write(chunk.data)
         sys.stdout.buffer.flush()
     return 0

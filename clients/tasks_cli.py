@@ -21,6 +21,7 @@ from google.protobuf import json_format
 from agentd.v1 import events_pb2, tasks_pb2
 from agentd_client.client import AgentClient
 from agentd_client.errors import UnavailableError
+from agentd_client.files.artifacts import Part
 from agentd_client.requests import to_python
 from clients import options
 from clients.output import (
@@ -113,6 +114,16 @@ def _plan(text: str | None) -> tasks_pb2.Plan | None:
     return plan
 
 
+def part_of(given: str) -> Part:
+    """`--part`: an http(s) URL, else a file (its type from its extension)."""
+    if given.startswith(("http://", "https://")):
+        return Part.from_url(given)
+    try:
+        return Part.from_path(given)
+    except OSError as error:
+        raise options.OptionError(f"--part {given}: {error.strerror}") from None
+
+
 async def run_exec(client: AgentClient, args: argparse.Namespace) -> int:
     stream = client.execute(
         args.task,
@@ -126,6 +137,7 @@ async def run_exec(client: AgentClient, args: argparse.Namespace) -> int:
         agent=args.agent,
         conversation_id=args.conversation,
         busy_policy=args.busy,
+        parts=[part_of(given) for given in args.part or ()],
     )
     task_id = ""
     try:
@@ -314,6 +326,13 @@ def add_parsers(sub: Any) -> None:
     exe.add_argument("--idempotency-key", default="", help="a retry with it gets the same task")
     exe.add_argument("--plan", help="a plan to run as given (JSON, or @file; see `plan`)")
     exe.add_argument("--max-iterations", type=int, default=0)
+    exe.add_argument(
+        "--part",
+        action="append",
+        metavar="FILE|URL",
+        help="a file or image given with the task, or an http(s) URL the server fetches "
+        "(repeatable; each is kept as an artifact of the task)",
+    )
     exe.add_argument("--conversation", default="", help="the conversation the task is a turn of")
     exe.add_argument(
         "--busy",

@@ -7,6 +7,12 @@ from datetime import datetime
 from typing import Any, Literal
 
 from records.guardrails.events import GuardrailDecided as GuardrailDecided
+from records.inbox.wait_events import ApprovalDecided as ApprovalDecided
+from records.inbox.wait_events import ApprovalRequested as ApprovalRequested
+from records.inbox.wait_events import DeadlinePassed as DeadlinePassed
+from records.inbox.wait_events import InputProvided as InputProvided
+from records.inbox.wait_events import InputRequested as InputRequested
+from records.inbox.wait_events import ToolCallResumable as ToolCallResumable
 from records.plan import Plan
 from records.tasks import Citation, StopReason, TaskStatus, TokenUsage
 from records.teams.events import PanelDecided as PanelDecided
@@ -15,12 +21,6 @@ from records.teams.events import SubtaskFinished as SubtaskFinished
 from records.teams.events import SubtaskStarted as SubtaskStarted
 from records.teams.events import SubtaskWaiting as SubtaskWaiting
 from records.tools.outcomes import ToolCallError
-from records.wait_events import ApprovalDecided as ApprovalDecided
-from records.wait_events import ApprovalRequested as ApprovalRequested
-from records.wait_events import DeadlinePassed as DeadlinePassed
-from records.wait_events import InputProvided as InputProvided
-from records.wait_events import InputRequested as InputRequested
-from records.wait_events import ToolCallResumable as ToolCallResumable
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,7 +4,7 @@ with their bytes on the way to a model, and further text (`records.messages.Mess
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +66,11 @@ class InputPart:
     width: int = 0
     """Pixels, for an image (measured when it was checked)."""
     height: int = 0
+
+    def reference(self) -> InputPart:
+        """The part without its bytes: what is stored with the task once the content is an
+        artifact (size, digest and pixels kept)."""
+        return replace(self, data=b"")
 
 
 def image_label(image: ImagePart) -> str:

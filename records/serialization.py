@@ -132,6 +132,8 @@ between replicas of both."""
 
 _LATER: dict[str, frozenset[str]] = {
     "Task": frozenset({"wait_limit_seconds", "replay", "input_parts"}),
+    # A stored part is a reference: its bytes (empty) are never written.
+    "InputPart": frozenset({"data"}),
     "ChildSummary": frozenset({"budget"}),
     "PlanExecuteState": frozenset({"unsettled", "correcting", "correction"}),
     "RunCheckpoint": frozenset({"citations", "artifacts_written", "steers"}),
@@ -141,7 +143,6 @@ _LATER: dict[str, frozenset[str]] = {
     "ApprovalRequested": frozenset({"approver_roles", "deadline"}),
     "Message": frozenset({"parts"}),
     "ContextFitted": frozenset({"dropped_images"}),
-    "InputPart": frozenset({"data"}),  # kept by reference: content (bytes) is never stored
 }
 """Fields added after their type's stored form was fixed: written only when they differ
 from their default, so that a record that does not use them is stored byte for byte as

@@ -71,6 +71,7 @@ STATUS_TABLE: dict[type[errors.AgentdError], grpc.StatusCode] = {
     errors.PrincipalStandingError: grpc.StatusCode.PERMISSION_DENIED,
     errors.EtagMismatchError: grpc.StatusCode.ABORTED,
     errors.InputPartUnavailableError: grpc.StatusCode.FAILED_PRECONDITION,
+    errors.ArtifactTooLargeError: grpc.StatusCode.FAILED_PRECONDITION,
 }
 
 

@@ -64,6 +64,24 @@ def _libraries(toolchain: str) -> list[Path]:
     return [Path("/usr/share/gocode/src") / name for name in (found[1].split() if found else [])]
 
 
+def png_bytes(width: int, height: int, pad_to: int = 0) -> bytes:
+    """A PNG of `width` x `height` pixels; with `pad_to`, noise pixels make it about that
+    many bytes (random data does not compress)."""
+    import io
+    import os
+
+    from PIL import Image
+
+    if pad_to:
+        side = int((pad_to / 3) ** 0.5) + 1
+        image = Image.frombytes("RGB", (side, side), os.urandom(side * side * 3))
+    else:
+        image = Image.new("RGB", (width, height), (200, 30, 30))
+    out = io.BytesIO()
+    image.save(out, format="PNG")
+    return out.getvalue()
+
+
 class _Handler(BaseHTTPRequestHandler):
     """Routes used by the http_request tests."""
 
@@ -118,6 +136,9 @@ class _Handler(BaseHTTPRequestHandler):
         if path.startswith("/deep-json/"):  # `/deep-json/<n>`: a JSON array n deep
             depth = int(path.rsplit("/", 1)[-1])
             self._send(200, b"[" * depth + b"]" * depth, "application/json")
+            return
+        if path == "/png":  # a 4 x 3 PNG (input parts fetched by URL)
+            self._send(200, png_bytes(4, 3), "image/png")
             return
         if path == "/json":
             self._send(200, b'{"items": [1, 2, 3], "name": "agentd"}', "application/json")

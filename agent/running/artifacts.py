@@ -12,12 +12,17 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol
 
-from core.errors import ArtifactNotFoundError, FieldViolation, InvalidArgumentError
+from core.errors import (
+    ArtifactNotFoundError,
+    ArtifactTooLargeError,
+    FieldViolation,
+    InvalidArgumentError,
+)
 from records import events as ev
 from records.messages import Message
 from records.parts import ImagePart, InlineImage, MessagePart, TextPart, image_label, unseen_note
 from records.tasks import Task
-from stores.artifacts.base import Artifact, ArtifactInfo, ArtifactStore, name_problem
+from stores.artifacts.base import Artifact, ArtifactInfo, ArtifactStore, is_text, name_problem
 from tools.builtin.artifacts import WRITE_ARTIFACT
 
 if TYPE_CHECKING:
@@ -81,13 +86,25 @@ def refs(updates: Iterable[ev.ArtifactUpdated | ArtifactInfo]) -> tuple[ev.Artif
     return tuple(latest[name] for name in sorted(latest))
 
 
+ANSWER_MARGIN_BYTES = 16 * 1024
+"""Room a one-message answer needs besides its content."""
+
+
 class TaskArtifacts:
     """The artifacts of a task the caller's tenant has (`find`: TaskNotFoundError for
-    an unknown task and another tenant's alike)."""
+    an unknown task and another tenant's alike). `max_answer_bytes` is the most one
+    answer may carry (GetArtifact's: a text version's content twice, as bytes and as
+    text); a larger version is read in pieces (`read_range`)."""
 
-    def __init__(self, store: ArtifactStore, find: Callable[[str, str], Awaitable[Task]]) -> None:
+    def __init__(
+        self,
+        store: ArtifactStore,
+        find: Callable[[str, str], Awaitable[Task]],
+        max_answer_bytes: int = 4 * 1024 * 1024,
+    ) -> None:
         self._store = store
         self._find = find
+        self._max_answer_bytes = max_answer_bytes
 
     async def summaries(self, task: Task) -> list[ArtifactInfo]:
         """The latest version of every artifact of the task's tree, by name."""
@@ -96,9 +113,24 @@ class TaskArtifacts:
     async def get(
         self, tenant: str, task_id: str, name: str, version: int | None = None
     ) -> Artifact:
-        """A version of an artifact of the task's tree (the latest when `version` is None).
-        InvalidArgumentError for a malformed name or version; TaskNotFoundError;
-        ArtifactNotFoundError."""
+        """A version of an artifact of the task's tree (the latest when `version` is None),
+        whole. InvalidArgumentError for a malformed name or version; TaskNotFoundError;
+        ArtifactNotFoundError; ArtifactTooLargeError for one larger than one answer."""
+        space, info = await self.describe(tenant, task_id, name, version)
+        carried = info.size * 2 if is_text(info.media_type) else info.size
+        limit = self._max_answer_bytes - ANSWER_MARGIN_BYTES
+        if carried > limit:
+            raise ArtifactTooLargeError(name, info.size, limit)
+        found = await self._store.read(tenant, space, name, info.version)
+        if found is None:
+            raise ArtifactNotFoundError(task_id, name, version)
+        return found
+
+    async def describe(
+        self, tenant: str, task_id: str, name: str, version: int | None = None
+    ) -> tuple[str, ArtifactInfo]:
+        """The space of the task's tree and a version's description; the errors of `get`
+        but the size."""
         violations = []
         if (problem := name_problem(name)) is not None:
             violations.append(FieldViolation("name", problem))
@@ -107,10 +139,26 @@ class TaskArtifacts:
         if violations:
             raise InvalidArgumentError(violations)
         task = await self._find(tenant, task_id)
-        found = await self._store.read(tenant, artifact_space(task), name, version)
-        if found is None:
+        space = artifact_space(task)
+        info = await self._store.describe(tenant, space, name, version)
+        if info is None:
             raise ArtifactNotFoundError(task_id, name, version)
-        return found
+        return space, info
+
+    def piece_bytes(self, asked: int) -> int:
+        """The bytes of a piece one answer can carry: `asked`, or less when one message
+        would not hold it (a small AGENTD_MAX_MESSAGE_BYTES)."""
+        return max(1, min(asked, self._max_answer_bytes - ANSWER_MARGIN_BYTES))
+
+    async def read_range(
+        self, tenant: str, space: str, info: ArtifactInfo, offset: int, length: int
+    ) -> bytes:
+        """A piece of a described version's content (`describe`). ArtifactNotFoundError
+        when it is gone before its end (retention took it)."""
+        piece = await self._store.read_range(tenant, space, info.name, info.version, offset, length)
+        if not piece and offset < info.size:
+            raise ArtifactNotFoundError(space, info.name, info.version)
+        return piece
 
 
 MAX_CACHED_IMAGE_BYTES = 32 * 1024 * 1024

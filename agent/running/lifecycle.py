@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 import structlog
 
 from agent.failures import TaskFailedError
+from agent.inputs.keeping import announced
 from agent.llm import sanitize
 from agent.notices import NoNotices, Notices
 from agent.running.answers import Outcome, notes_answer
@@ -46,11 +47,14 @@ PERSIST_DELAYS = (0.1, 0.5, 1.0, 2.0, 4.0, 8.0)
 
 
 async def accepted(store: TaskStore, run: TaskRun) -> None:
-    """Store a new task as PENDING and write its first event."""
+    """Store a new task as PENDING and write its first event, then one `ArtifactUpdated`
+    event for each of its input parts (`agent.inputs`)."""
     await store.create(run.task)
     await run.transcript.emit(
         ev.StatusChanged(TaskStatus.PENDING, None, f"accepted; mode {run.task.mode.value}")
     )
+    for event in announced(run.task):
+        await run.transcript.emit(event)
 
 
 async def set_running(

@@ -16,6 +16,7 @@ from agent.conversations.service import Conversations
 from agent.definitions.catalog import Agents
 from agent.definitions.selection import narrow, resolve, with_defaults
 from agent.definitions.toolset import toolset
+from agent.inputs.keeping import InputParts
 from agent.modes.router import choose_mode
 from agent.requests import given_plan, validate_request
 from core.errors import FieldViolation, IdempotencyConflictError, InvalidArgumentError
@@ -80,6 +81,24 @@ async def choose(
     tools = await toolset(agents, call.principal.tenant, agent, specs)
     plan = given_plan(request, tools.offered)  # a given plan's steps may name delegates
     return Chosen(request, specs, iterations, plan, agent, tools.delegates)
+
+
+async def prepared(inputs: InputParts | None, request: TaskRequest) -> TaskRequest:
+    """The request with its input parts fetched, named and checked (`agent.inputs`);
+    INVALID_ARGUMENT for parts given to an engine that keeps none."""
+    if not request.parts:
+        return request
+    if inputs is None:
+        problem = "this server takes no input parts (it keeps no artifacts)"
+        raise InvalidArgumentError([FieldViolation("parts", problem)])
+    return await inputs.prepare(request)
+
+
+async def kept(inputs: InputParts | None, task: Task, request: TaskRequest) -> None:
+    """Keep the request's parts as artifacts of `task` (before it is stored and queued);
+    the task keeps their references."""
+    if inputs is not None and request.parts:
+        task.input_parts = await inputs.keep(task, request.parts)
 
 
 def remote_agent(remote: RemoteDelegate) -> AgentDefinition:

@@ -142,6 +142,9 @@ class Steers:
         """A request under the STEER busy policy: the task running (or waiting) in its
         conversation steered with the request's text, else a new task started; the task,
         and the log position to follow it from (just before the steer; 0 for a new task)."""
+        if request.parts:  # a steer carries text: the parts would be lost
+            problem = "a steer carries text only: send files with another busy policy"
+            raise InvalidArgumentError([FieldViolation("parts", problem)])
         conversation_id = request.conversation_id
         await memory.conversations.get(call.principal, conversation_id)  # the caller's?
         gate = memory.conversations.gate

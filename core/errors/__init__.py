@@ -16,7 +16,11 @@ from core.errors.agents import (
     AgentLimitError,
     AgentNotFoundError,
 )
-from core.errors.artifacts import ArtifactNotFoundError, InputPartUnavailableError
+from core.errors.artifacts import (
+    ArtifactNotFoundError,
+    ArtifactTooLargeError,
+    InputPartUnavailableError,
+)
 from core.errors.base import (
     MAX_VIOLATIONS,
     AgentdError,
@@ -96,6 +100,7 @@ __all__ = [
     "AgentdError",
     "ApprovalNotPendingError",
     "ArtifactNotFoundError",
+    "ArtifactTooLargeError",
     "BodyNotTextError",
     "BudgetExhaustedError",
     "BudgetExistsError",

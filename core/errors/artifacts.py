@@ -21,6 +21,21 @@ class ArtifactNotFoundError(AgentdError):
         super().__init__(f"task {task_id!r} has no {which}", metadata=metadata)
 
 
+class ArtifactTooLargeError(AgentdError):
+    """A version is too large for one GetArtifact answer: ReadArtifact reads it in chunks."""
+
+    reason = "ARTIFACT_TOO_LARGE"
+
+    def __init__(self, name: str, size: int, limit: int) -> None:
+        self.name = name
+        self.size = size
+        super().__init__(
+            f"artifact {name!r} holds {size:,} bytes, more than one GetArtifact answer carries "
+            f"({limit:,}); read it in chunks with ReadArtifact",
+            metadata={"name": name, "size": str(size)},
+        )
+
+
 class InputPartUnavailableError(AgentdError):
     """A URL given as an input part could not be fetched (no answer in time, an error
     status, more than its size limit). Nothing of the request was stored."""

@@ -12,6 +12,7 @@ from google.protobuf import struct_pb2
 from agent.definitions.catalog import Agents
 from agent.definitions.selection import narrow, resolve
 from agent.definitions.toolset import toolset
+from agent.inputs.checks import INPUT_TYPES
 from core.identity import CallContext
 from records.agents.definition import AgentDefinition
 from tools.registry import ToolRegistry
@@ -89,7 +90,8 @@ class CardMaker:
                 extended_agent_card=True,
                 extensions=[_resume_extension()],
             ),
-            default_input_modes=["text/plain", "application/json"],
+            # File parts are taken as the task's input parts (`agent.inputs`).
+            default_input_modes=["text/plain", "application/json", *INPUT_TYPES],
             default_output_modes=["text/plain"],
         )
         for binding, url in (("GRPC", self.addresses.grpc), ("JSONRPC", self.addresses.jsonrpc)):

@@ -108,6 +108,7 @@ class AgentdRequestHandler(RequestHandler):
             agent=params.tenant,
             conversation_id=await self._context_for(call, message),
             busy_policy=busy_policy_of(message),
+            parts=goal.parts,
         )
         task, after = await self._engine.start_or_steer(request, call)
         note_task(task.task_id)

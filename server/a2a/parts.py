@@ -3,19 +3,16 @@ task (a question's answer, an approval's decision) read from a follow-up message
 
 from __future__ import annotations
 
-import base64
 from dataclasses import dataclass
 from typing import Any
 
 from a2a.types import a2a_pb2
 from google.protobuf import json_format
 
+from agent.inputs.checks import usable_name
 from core.errors import FieldViolation, InvalidArgumentError
 from records.conversations.model import BusyPolicy
-
-MAX_FILE_BYTES = 4096
-"""A file part sent inline is passed on as text up to this size (the task's context is
-capped at 10 KB as JSON anyway); a larger one, or a binary one, is refused."""
+from records.requests import InputPart
 
 APPROVE_WORDS = frozenset({"approve", "approved", "yes", "y", "ok"})
 REJECT_WORDS = frozenset({"reject", "rejected", "no", "n", "deny"})
@@ -23,47 +20,42 @@ REJECT_WORDS = frozenset({"reject", "rejected", "no", "n", "deny"})
 
 @dataclass(frozen=True, slots=True)
 class Goal:
-    """What a message asks: the task text and the context data its other parts carry."""
+    """What a message asks: the task text, the context data its data parts carry and its
+    file parts (bytes or a URL) as the task's input parts."""
 
     text: str
     context: dict[str, Any]
+    parts: tuple[InputPart, ...] = ()
 
 
 def _value(part: a2a_pb2.Part) -> Any:
     return json_format.MessageToDict(part.data)
 
 
-def _file(part: a2a_pb2.Part, index: int) -> dict[str, Any]:
-    entry: dict[str, Any] = {"filename": part.filename, "media_type": part.media_type}
+def _file(part: a2a_pb2.Part) -> InputPart:
+    """A file part as an input part (checked, fetched and kept by `agent.inputs`): its
+    filename is the artifact's name when it is a valid one, else the default name."""
+    name = usable_name(part.filename)
+    media_type = part.media_type.lower()
     if part.HasField("url"):
-        entry["url"] = part.url
-        return entry
-    raw = part.raw
-    if len(raw) > MAX_FILE_BYTES:
-        raise InvalidArgumentError(
-            [FieldViolation(f"message.parts[{index}].raw", f"is over {MAX_FILE_BYTES} bytes")]
-        )
-    try:
-        entry["text"] = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        entry["base64"] = base64.b64encode(raw).decode("ascii")
-    return entry
+        return InputPart(name=name, media_type=media_type, source_uri=part.url)
+    return InputPart(name=name, media_type=media_type, data=part.raw)
 
 
 def goal_of(message: a2a_pb2.Message) -> Goal:
     """Text parts joined are the goal; one data part holding an object is the context,
-    other data parts go under `a2a_data` and file parts under `a2a_files`."""
+    other data parts go under `a2a_data`; file parts are the task's input parts."""
     texts: list[str] = []
     data: list[Any] = []
-    files: list[dict[str, Any]] = []
-    for index, part in enumerate(message.parts):
+    files: list[InputPart] = []
+    for part in message.parts:
         kind = part.WhichOneof("content")
         if kind == "text":
             texts.append(part.text)
         elif kind == "data":
             data.append(_value(part))
         elif kind in ("raw", "url"):
-            files.append(_file(part, index))
+            files.append(_file(part))
     text = "\n\n".join(t for t in texts if t.strip())
     if not text:
         raise InvalidArgumentError(
@@ -74,9 +66,7 @@ def goal_of(message: a2a_pb2.Message) -> Goal:
         context.update(data[0])
     elif data:
         context["a2a_data"] = data
-    if files:
-        context["a2a_files"] = files
-    return Goal(text, context)
+    return Goal(text, context, tuple(files))
 
 
 @dataclass(frozen=True, slots=True)

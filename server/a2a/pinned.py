@@ -3,20 +3,17 @@
 The check (`push.resolved_destination`, `http_request`'s rules) resolves the host and
 checks every address; a client that then resolved the name again could be sent to
 another address by a DNS answer that changed in between (DNS rebinding). So the agent
-card is fetched through `GuardedBackend` (which resolves, checks and connects to the
-checked address in one step), and the gRPC channel is opened to the checked address,
-with the host's name kept as the channel's authority (what virtual hosting routes by).
+card is fetched through `GuardedBackend` (`agent.inputs.fetching.fetch`, which resolves,
+checks and connects to the checked address in one step), and the gRPC channel is opened
+to the checked address, with the host's name kept as the channel's authority (what
+virtual hosting routes by).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from urllib.parse import urlsplit
 
 import grpc
-
-from tools.builtin.addresses import IPNetwork
-from tools.builtin.http import guarded_pool, read_capped, timeouts
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
 
@@ -48,22 +45,3 @@ class PinnedChannels:
         except KeyError:
             raise ValueError(f"{interface_url} was not checked as a destination") from None
         return grpc.aio.insecure_channel(target, options=[("grpc.default_authority", authority)])
-
-
-async def fetch(
-    url: str, allowed: Sequence[IPNetwork], limit: int, seconds: float
-) -> tuple[int, bytes]:
-    """GET `url` through `GuardedBackend`: its status and at most `limit` + 1 bytes of
-    its body (more means too long). ToolFailed (cannot be reached, timed out, not HTTP)
-    or DestinationNotAllowedError."""
-    async with (
-        guarded_pool(allowed, 1) as pool,
-        pool.stream(
-            "GET",
-            url,
-            headers=[("accept", "application/json")],
-            extensions={"timeout": timeouts(seconds)},
-        ) as response,
-    ):
-        body, _ = await read_capped(response, limit + 1)
-        return response.status, body

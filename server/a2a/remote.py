@@ -25,6 +25,7 @@ import grpc
 import structlog
 
 from agent.failures import RemoteAgentError
+from agent.inputs.fetching import fetch
 from agent.running.answers import Outcome
 from core.errors import AgentdError
 from records import events as ev
@@ -32,7 +33,7 @@ from records.agents.remote_keys import RemoteDelegate
 from records.tasks import StopReason, TokenUsage
 from records.tools.outcomes import ToolFailed
 from server.a2a import remote_waits
-from server.a2a.pinned import PinnedChannels, fetch
+from server.a2a.pinned import PinnedChannels
 from server.a2a.remote_waits import FOLLOW_SECONDS, WORKING
 from server.services.destinations import resolved_destination
 from tools.builtin.addresses import IPNetwork
@@ -167,10 +168,11 @@ class A2ARemoteAgents:
         from a2a.client.card_resolver import parse_agent_card
 
         try:
-            status, body = await fetch(url, self._allowed, MAX_CARD_BYTES, CALL_TIMEOUT_SECONDS)
+            got = await fetch(url, self._allowed, MAX_CARD_BYTES, CALL_TIMEOUT_SECONDS)
         except (AgentdError, ToolFailed) as error:
             detail = f"its card at {url}: {error}"[:2_000]
             raise RemoteAgentError(remote.agent_id, detail) from None
+        status, body = got.status, got.body
         if status != 200 or len(body) > MAX_CARD_BYTES:
             size = f"over {MAX_CARD_BYTES:,}" if len(body) > MAX_CARD_BYTES else f"{len(body)}"
             raise RemoteAgentError(

@@ -15,13 +15,20 @@ from typing import Any
 from google.protobuf import duration_pb2, timestamp_pb2
 
 from agent.requests import label_violations
-from agentd.v1 import agent_service_pb2, conversations_pb2, events_pb2, tasks_pb2, tools_pb2
+from agentd.v1 import (
+    agent_service_pb2,
+    artifacts_pb2,
+    conversations_pb2,
+    events_pb2,
+    tasks_pb2,
+    tools_pb2,
+)
 from core.errors import FieldViolation, InvalidArgumentError
 from core.text import clean_text
 from records.conversations.model import BusyPolicy
 from records.execution import ExecutionMode
 from records.plan import Plan
-from records.requests import TaskRequest
+from records.requests import InputPart, TaskRequest
 from records.tasks import StopReason, Task, TaskStatus, TokenUsage
 from records.tools.approvals import ApprovalDecision
 from records.tools.model import ToolSpec
@@ -221,7 +228,26 @@ def task_request(request: agent_service_pb2.ExecuteRequest) -> TaskRequest:
         bypass_tool_cache=request.bypass_tool_cache,
         conversation_id=request.conversation_id,
         busy_policy=busy_policy(request.busy_policy),
+        parts=input_parts(request.parts),
     )
+
+
+def input_parts(parts: Iterable[artifacts_pb2.InputPart]) -> tuple[InputPart, ...]:
+    """A request's input parts as given (`agent.inputs` fetches, names and checks them)."""
+    return tuple(
+        InputPart(name=p.name, media_type=p.media_type, data=p.data, source_uri=p.uri)
+        for p in parts
+    )
+
+
+def input_parts_to_proto(parts: Iterable[InputPart]) -> list[artifacts_pb2.ArtifactReference]:
+    """A task's input parts as the artifacts they are (each version 1)."""
+    return [
+        artifacts_pb2.ArtifactReference(
+            name=p.name, version=1, media_type=p.media_type, size_bytes=p.size
+        )
+        for p in parts
+    ]
 
 
 def busy_policy(value: conversations_pb2.ConversationBusyPolicy.ValueType) -> BusyPolicy:
@@ -307,6 +333,7 @@ def task_to_proto(task: Task) -> tasks_pb2.Task:
         ],
     )
     message.citations.extend(citations_to_proto(task.citations))
+    message.input_parts.extend(input_parts_to_proto(task.input_parts))
     if task.plan is not None:
         message.plan.CopyFrom(plan_to_proto(task.plan))
     if task.stop_reason is not None:

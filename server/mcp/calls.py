@@ -30,6 +30,7 @@ from records.tools.approvals import ApprovalDecision
 from server.http.door import audited, call_of
 from server.mcp import state, waits
 from server.mcp.catalog import DEFAULT, AgentTools
+from server.mcp.files import parts_of
 from server.mcp.state import Waiting
 from server.services.tasks import TaskService
 from server.status import status_code_for
@@ -127,7 +128,8 @@ class AgentCalls:
             agent, reference = None, ""  # the default agent, as StartTask runs it
         if agent is not None:
             self._catalog.check(call, agent)
-        request = TaskRequest(goal=goal, context=context, agent=reference, labels=VIA)
+        parts = parts_of((params.arguments or {}).get("files"))
+        request = TaskRequest(goal=goal, context=context, agent=reference, labels=VIA, parts=parts)
         return await self._engine.start_or_steer(request, call)
 
     async def _answer(

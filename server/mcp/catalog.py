@@ -23,6 +23,7 @@ from core.errors import PermissionDeniedError
 from core.identity import CallContext
 from records.agents.definition import AgentDefinition
 from records.paging import KeyCursor
+from server.mcp.files import FILES_SCHEMA
 from tools.registry import ToolRegistry
 
 INPUT_SCHEMA: dict[str, Any] = {
@@ -33,10 +34,12 @@ INPUT_SCHEMA: dict[str, Any] = {
             "type": "object",
             "description": "facts the agent may use (the task's context)",
         },
+        "files": FILES_SCHEMA,
     },
     "required": ["task"],
 }
-"""Every agent tool's input: the task request's `task` and `context`."""
+"""Every agent tool's input: the task request's `task`, `context` and `files` (its input
+parts, `server.mcp.files`)."""
 
 DEFAULT = "agentd"
 """The default agent's tool name (A2A's default card's name)."""

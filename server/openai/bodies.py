@@ -13,7 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from records.agents.definition import split_reference
+from records.requests import InputPart
 from server.openai.errors import invalid
+from server.openai.parts import PART_TYPES, part_of
 
 PREFIX = "agent:"
 RESPONSE_PREFIX = "resp_"
@@ -49,27 +51,37 @@ def task_of(response_id: str) -> str:
     return response_id[len(RESPONSE_PREFIX) :]
 
 
-def _text_of(content: Any, param: str) -> str:
-    """A message's text: a string, or its text parts joined."""
+def _content_of(content: Any, param: str) -> tuple[str, tuple[InputPart, ...]]:
+    """A message's text (a string, or its text parts joined) and its image and file
+    parts (`server.openai.parts`)."""
     if isinstance(content, str):
-        return content
+        return content, ()
     if not isinstance(content, list):
-        raise invalid(param, "must be a string or a list of text parts")
+        raise invalid(param, "must be a string or a list of content parts")
     texts: list[str] = []
+    parts: list[InputPart] = []
     for index, part in enumerate(content):
         kind = part.get("type") if isinstance(part, dict) else None
+        if kind in PART_TYPES:
+            parts.append(part_of(part, f"{param}[{index}]"))
+            continue
         if kind not in ("input_text", "output_text", "text") or not isinstance(
             part.get("text"), str
         ):
-            raise invalid(f"{param}[{index}]", "must be a text part ({'type': 'input_text', ...})")
+            problem = "must be a text, image or file part ({'type': 'input_text', ...})"
+            raise invalid(f"{param}[{index}]", problem)
         texts.append(part["text"])
-    return "\n".join(texts)
+    return "\n".join(texts), tuple(parts)
 
 
 @dataclass(frozen=True, slots=True)
 class Message:
     role: str
     text: str
+    parts: tuple[InputPart, ...] = ()
+    """Its images and files; taken in the last user message (the task's) only."""
+    param: str = ""
+    """Where it is in the request (to name it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +113,7 @@ def _item(item: Any, param: str) -> Message | Approval:
     role = item.get("role")
     if role not in ROLES:
         raise invalid(f"{param}.role", f"must be one of {', '.join(ROLES)}")
-    return Message(role, _text_of(item.get("content"), f"{param}.content"))
+    return Message(role, *_content_of(item.get("content"), f"{param}.content"), param)
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +123,8 @@ class Turn:
     goal: str = ""
     context: dict[str, Any] = field(default_factory=dict)
     approvals: tuple[Approval, ...] = ()
+    parts: tuple[InputPart, ...] = ()
+    """The task message's images and files (the task's input parts)."""
 
 
 def turn_of(messages: list[Message], instructions: str, param: str) -> Turn:
@@ -127,7 +141,11 @@ def turn_of(messages: list[Message], instructions: str, param: str) -> Turn:
     earlier = [m for m in earlier if m["role"] in ("user", "assistant")]
     if earlier:
         context["messages"] = earlier
-    return Turn(messages[last].text, context)
+    for index, message in enumerate(messages):
+        if message.parts and index != last:
+            where = f"{message.param}.content" if message.param else param
+            raise invalid(where, "images and files are taken in the last user message only")
+    return Turn(messages[last].text, context, parts=messages[last].parts)
 
 
 def input_of(value: Any, instructions: str) -> Turn:
@@ -240,5 +258,5 @@ def chat_request(data: dict[str, Any]) -> ChatRequest:
         content = item.get("content")
         if content is None and item["role"] == "assistant":
             continue  # an assistant's message of tool calls alone: nothing to carry
-        messages.append(Message(item["role"], _text_of(content, f"{param}.content")))
+        messages.append(Message(item["role"], *_content_of(content, f"{param}.content"), param))
     return ChatRequest(agent, turn_of(messages, "", "messages"), flag(data, "stream", False))

@@ -35,7 +35,10 @@ class ChatCompletions:
         self._tasks = tasks
 
     async def start(self, call: CallContext, asked: ChatRequest) -> Task:
-        request = TaskRequest(goal=asked.turn.goal, context=asked.turn.context, agent=asked.agent)
+        turn = asked.turn
+        request = TaskRequest(
+            goal=turn.goal, context=turn.context, agent=asked.agent, parts=turn.parts
+        )
         return await self._engine.start(request, call)
 
     async def _log(self, task: Task) -> AsyncIterator[ev.TaskEvent]:

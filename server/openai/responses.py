@@ -77,6 +77,7 @@ class Responses:
             context=asked.turn.context,
             agent=asked.agent,
             conversation_id=conversation,
+            parts=asked.turn.parts,
         )
         return await self._engine.start(request, call)
 

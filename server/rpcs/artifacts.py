@@ -37,16 +37,25 @@ class ArtifactRpcs:
         self, request: artifacts_pb2.ReadArtifactRequest, call: CallContext
     ) -> AsyncIterator[artifacts_pb2.ArtifactChunk]:
         task_id = required_id(request.task_id, "task_id")
-        size = chunk_size(request.chunk_bytes)
+        size = self._artifacts.piece_bytes(chunk_size(request.chunk_bytes))
         note_task(task_id)
+        tenant = call.principal.tenant
         version = request.version if request.HasField("version") else None
-        found = await self._artifacts.get(call.principal.tenant, task_id, request.name, version)
-        info, content = found.info, found.content
-        offset = min(request.offset, len(content))
+        space, info = await self._artifacts.describe(tenant, task_id, request.name, version)
+        offset = min(request.offset, info.size)
+        digest = hashlib.sha256()
+        at = 0
+        while at < offset:  # what comes before the offset counts toward the digest
+            piece = await self._artifacts.read_range(
+                tenant, space, info, at, min(size, offset - at)
+            )
+            digest.update(piece)
+            at += len(piece)
         first = True
         while True:
-            piece = content[offset : offset + size]
-            last = offset + len(piece) >= len(content)
+            piece = await self._artifacts.read_range(tenant, space, info, offset, size)
+            digest.update(piece)
+            last = offset + len(piece) >= info.size
             chunk = artifacts_pb2.ArtifactChunk(
                 name=info.name, version=info.version, offset=offset, data=piece, last=last
             )
@@ -54,7 +63,7 @@ class ArtifactRpcs:
                 convert_artifacts.describe_chunk(chunk, info)
                 first = False
             if last:
-                chunk.sha256 = hashlib.sha256(content).hexdigest()
+                chunk.sha256 = digest.hexdigest()
             yield chunk
             if last:
                 return

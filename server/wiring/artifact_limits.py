@@ -1,37 +1,30 @@
-"""What a task tree's artifacts may hold, from the settings (`tools.builtin.artifacts`)."""
+"""What a task tree's artifacts may hold (`tools.builtin.artifacts`) and what a task's
+input parts may be (`agent.inputs`), from the settings."""
 
 from __future__ import annotations
 
-import structlog
-
+from agent.inputs.checks import InputLimits
 from server.settings import Settings
 from tools.builtin.artifacts import ArtifactLimits
 
-log = structlog.get_logger(__name__)
-
-MESSAGE_MARGIN_BYTES = 16 * 1024
-"""Room a GetArtifact answer needs besides its content (twice: as bytes and as text)."""
-
-
-def _max_bytes(settings: Settings) -> int:
-    """AGENTD_ARTIFACT_MAX_BYTES, or less when a GetArtifact answer carrying that much
-    (the content twice, as bytes and as text) would not fit AGENTD_MAX_MESSAGE_BYTES."""
-    fits = max(1, (settings.max_message_bytes - MESSAGE_MARGIN_BYTES) // 2)
-    if settings.artifact_max_bytes > fits:
-        log.warning(
-            "artifacts are capped lower than AGENTD_ARTIFACT_MAX_BYTES, to what "
-            "AGENTD_MAX_MESSAGE_BYTES lets GetArtifact send",
-            artifact_max_bytes=settings.artifact_max_bytes,
-            max_message_bytes=settings.max_message_bytes,
-            capped_at=fits,
-        )
-        return fits
-    return settings.artifact_max_bytes
-
 
 def artifact_limits(settings: Settings) -> ArtifactLimits:
+    """AGENTD_ARTIFACT_MAX_BYTES and the counts. An artifact of any size is read back in
+    chunks (ReadArtifact); GetArtifact answers those that fit one message."""
     return ArtifactLimits(
-        max_bytes=_max_bytes(settings),
+        max_bytes=settings.artifact_max_bytes,
         max_artifacts=settings.artifact_max_per_task,
         max_versions=settings.artifact_max_versions,
+    )
+
+
+def input_limits(settings: Settings) -> InputLimits:
+    """AGENTD_INPUT_*: a part is kept as an artifact, so it is held to the artifact size
+    too; URL parts reach what `http_request` may (AGENTD_HTTP_ALLOWED_NETWORKS)."""
+    most = min(settings.input_part_max_bytes, settings.artifact_max_bytes)
+    return InputLimits(
+        max_part_bytes=most,
+        url_max_bytes=min(settings.input_url_max_bytes, most),
+        url_timeout_seconds=settings.input_url_timeout_seconds,
+        allowed_networks=tuple(settings.allowed_networks()),
     )

@@ -14,6 +14,7 @@ from agent.conversations.engine_hooks import TaskMemory
 from agent.conversations.service import Conversations
 from agent.definitions.catalog import Agents
 from agent.engine import Engine
+from agent.inputs.keeping import InputParts
 from agent.limits import Capacity, EngineConfig, GuardrailPolicy, PlanPolicy, ToolLimits, WaitPolicy
 from agent.llm.roles import ModelRoles
 from agent.llm.window.encodings import Encodings
@@ -28,7 +29,7 @@ from records.conversations.policy import MemoryPolicy
 from records.tasks import Task
 from records.tools.model import Tool
 from server.settings import Settings
-from server.wiring.artifact_limits import artifact_limits
+from server.wiring.artifact_limits import artifact_limits, input_limits
 from server.wiring.fronts.a2a import LazyRemoteAgents
 from server.wiring.model_limits import (
     configured_models,
@@ -323,7 +324,7 @@ async def start_engine(
     )
     follow = settings.a2a_remote_follow_seconds
     engine.call_remote_agents(LazyRemoteAgents(settings.allowed_networks(), follow))
-    engine.read_artifacts(durable.artifacts)
+    engine.keep_files(InputParts(durable.artifacts, input_limits(settings)))
     engine.listen_for_cancellations()
     await engine.recover()
     engine.supervise()

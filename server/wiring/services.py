@@ -178,7 +178,7 @@ def add_services(
         ),
         agents,
         conversations,
-        TaskArtifacts(durable.artifacts, engine.find),
+        TaskArtifacts(durable.artifacts, engine.find, settings.max_message_bytes),
         usage_service(settings, spending, durable, roles),
         Inbox(durable.inbox.waits, roles),
         webhooks,

@@ -120,6 +120,20 @@ class ArtifactStore(Protocol):
         such version (also in another tenant's space)."""
         ...
 
+    async def describe(
+        self, tenant: str, space: str, name: str, version: int | None = None
+    ) -> ArtifactInfo | None:
+        """`read`'s version without its content, or None likewise."""
+        ...
+
+    async def read_range(
+        self, tenant: str, space: str, name: str, version: int, offset: int, length: int
+    ) -> bytes:
+        """At most `length` bytes of one version's content from `offset` (empty past its
+        end, and for a version that is not there): a large version is read in pieces,
+        never held whole."""
+        ...
+
     async def latest(self, tenant: str, space: str) -> list[ArtifactInfo]:
         """The latest version of every artifact in `space`, by name; empty for another
         tenant's space."""

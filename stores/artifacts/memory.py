@@ -44,6 +44,18 @@ class InMemoryArtifactStore:
             return versions[-1]
         return versions[version - 1] if 1 <= version <= len(versions) else None
 
+    async def describe(
+        self, tenant: str, space: str, name: str, version: int | None = None
+    ) -> ArtifactInfo | None:
+        found = await self.read(tenant, space, name, version)
+        return found.info if found is not None else None
+
+    async def read_range(
+        self, tenant: str, space: str, name: str, version: int, offset: int, length: int
+    ) -> bytes:
+        found = await self.read(tenant, space, name, version)
+        return found.content[offset : offset + length] if found is not None else b""
+
     async def latest(self, tenant: str, space: str) -> list[ArtifactInfo]:
         names = self._spaces.get((tenant, space), {})
         return [names[name][-1].info for name in sorted(names)]

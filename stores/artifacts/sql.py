@@ -13,7 +13,7 @@ import random
 from typing import Any
 
 import sqlalchemy.exc
-from sqlalchemy import and_, bindparam, func, select
+from sqlalchemy import LargeBinary, and_, bindparam, func, select
 
 from records.tasks import utcnow
 from stores.artifacts.base import Artifact, ArtifactInfo
@@ -32,6 +32,17 @@ _TOP = select(func.max(_A.version)).where(
 _READ = select(*_INFO, _A.content).where(
     _IN_SPACE, _A.name == bindparam("b_name"), _A.version == bindparam("b_version")
 )
+_DESCRIBE = select(*_INFO).where(
+    _IN_SPACE, _A.name == bindparam("b_name"), _A.version == bindparam("b_version")
+)
+_DESCRIBE_LATEST = (
+    select(*_INFO).where(_IN_SPACE, _A.name == bindparam("b_name")).order_by(_A.version.desc())
+).limit(1)
+_RANGE = select(
+    func.substr(_A.content, bindparam("b_from"), bindparam("b_length"), type_=LargeBinary)
+).where(_IN_SPACE, _A.name == bindparam("b_name"), _A.version == bindparam("b_version"))
+"""A piece of one version's content (SQL's `substr` counts from 1, on SQLite's blobs and
+PostgreSQL's bytea alike)."""
 _READ_LATEST = (
     select(*_INFO, _A.content)
     .where(_IN_SPACE, _A.name == bindparam("b_name"))
@@ -119,6 +130,23 @@ class SqlArtifactStore:
         if not rows:
             return None
         return Artifact(_info(rows[0]), bytes(rows[0].content))
+
+    async def describe(
+        self, tenant: str, space: str, name: str, version: int | None = None
+    ) -> ArtifactInfo | None:
+        params = {"b_space": space, "b_tenant": tenant, "b_name": name}
+        if version is None:
+            rows = await self._rows(_DESCRIBE_LATEST, **params)
+        else:
+            rows = await self._rows(_DESCRIBE, **params, b_version=version)
+        return _info(rows[0]) if rows else None
+
+    async def read_range(
+        self, tenant: str, space: str, name: str, version: int, offset: int, length: int
+    ) -> bytes:
+        params = {"b_space": space, "b_tenant": tenant, "b_name": name, "b_version": version}
+        rows = await self._rows(_RANGE, **params, b_from=offset + 1, b_length=length)
+        return bytes(rows[0][0] or b"") if rows else b""
 
     async def latest(self, tenant: str, space: str) -> list[ArtifactInfo]:
         return [_info(r) for r in await self._rows(_LATEST, b_space=space, b_tenant=tenant)]

@@ -102,3 +102,27 @@ async def test_concurrent_writes_of_one_name_each_get_a_version(
         found = await artifacts.read("t1", "root", "log", info.version)
         assert found is not None
         assert found.info.writer_task_id == info.writer_task_id
+
+
+async def test_a_version_is_read_in_ranges_and_described(artifacts: ArtifactStore) -> None:
+    content = bytes(range(256)) * 40 + b"\x00end"
+    await artifacts.write("t1", "root", "big.bin", "application/octet-stream", content, "w")
+    await artifacts.write("t1", "root", "big.bin", "text/plain", b"second", "w2")
+    pieces = [
+        await artifacts.read_range("t1", "root", "big.bin", 1, offset, 1000)
+        for offset in range(0, len(content), 1000)
+    ]
+    assert [len(p) for p in pieces[:-1]] == [1000] * (len(pieces) - 1)
+    assert b"".join(pieces) == content
+    assert await artifacts.read_range("t1", "root", "big.bin", 1, len(content), 10) == b""
+    assert await artifacts.read_range("t1", "root", "big.bin", 2, 1, 3) == b"eco"
+    assert await artifacts.read_range("t1", "root", "big.bin", 3, 0, 10) == b""
+    assert await artifacts.read_range("t2", "root", "big.bin", 1, 0, 10) == b""  # another tenant
+    first = await artifacts.describe("t1", "root", "big.bin", 1)
+    assert first is not None
+    assert (first.version, first.size, first.writer_task_id) == (1, len(content), "w")
+    latest = await artifacts.describe("t1", "root", "big.bin")
+    assert latest is not None
+    assert (latest.version, latest.media_type) == (2, "text/plain")
+    assert await artifacts.describe("t1", "root", "big.bin", 3) is None
+    assert await artifacts.describe("t2", "root", "big.bin") is None

@@ -10,7 +10,7 @@ import pytest
 from core.errors import TaskAlreadyTerminalError, TaskNotFoundError
 from records import events as ev
 from records.plan import Plan, PlanStep
-from records.tasks import StopReason, Task, TaskStatus, TokenUsage
+from records.tasks import InputPart, StopReason, Task, TaskStatus, TokenUsage
 from stores.tasks.base import TaskStore
 
 
@@ -247,3 +247,16 @@ async def test_a_live_task_stored_before_the_goal_was_named_so_loads() -> None:
     finally:
         await drop_prefix(client, prefix)
         await client.aclose()
+
+
+async def test_input_parts_are_kept_as_references(store: TaskStore) -> None:
+    parts = (
+        InputPart("shot.png", "image/png", size=1000, sha256="ab" * 32, width=4, height=3),
+        InputPart(
+            "a.pdf", "application/pdf", size=9, sha256="cd" * 32, source_uri="https://x.io/a"
+        ),
+    )
+    task = _task()
+    task.input_parts = parts
+    await store.create(task)
+    assert (await store.get("acme", "task_1")).input_parts == parts

@@ -96,7 +96,7 @@ def test_the_keepalive_minimum_is_named_with_its_number_where_gateways_read_it()
 
 def test_the_reader_reads_each_form_and_catches_a_wrong_number() -> None:
     text = (
-        "`AGENTD_HEARTBEAT_SECONDS` (15), `AGENTD_MAX_MESSAGE_BYTES` (4 MiB),\n"
+        "`AGENTD_HEARTBEAT_SECONDS` (15), `AGENTD_MAX_MESSAGE_BYTES` (16 MiB),\n"
         "`AGENTD_RETENTION_SECONDS` (default 1 h), every 10 s\n"
         "(`AGENTD_KEEPALIVE_MIN_PING_SECONDS`), `AGENTD_WORKSPACE_MAX_FILES` (10,000 by default),"
         " `AGENTD_SHUTDOWN_DELAY_SECONDS` (5 here: an overlay's own)"
@@ -104,7 +104,7 @@ def test_the_reader_reads_each_form_and_catches_a_wrong_number() -> None:
     read = [(m.variable, m.value, m.line) for m in mentions_in(text, "page.md")]
     assert read == [
         ("AGENTD_HEARTBEAT_SECONDS", 15, 1),
-        ("AGENTD_MAX_MESSAGE_BYTES", 4 * 1024**2, 1),
+        ("AGENTD_MAX_MESSAGE_BYTES", 16 * 1024**2, 1),
         ("AGENTD_RETENTION_SECONDS", 3600, 2),
         ("AGENTD_WORKSPACE_MAX_FILES", 10_000, 3),
         ("AGENTD_KEEPALIVE_MIN_PING_SECONDS", 10, 2),

@@ -137,7 +137,7 @@ async def test_the_official_client_across_two_replicas(
     assert answered["tools"]["helper"]["description"] == "Does sums."
     schema = answered["tools"]["plain"]["schema"]
     assert schema["required"] == ["task"]
-    assert set(schema["properties"]) == {"task", "context"}
+    assert set(schema["properties"]) == {"task", "context", "files"}
     assert (answered["answer"], answered["is_error"]) == ("hi from plain", False)
     assert answered["progress"][0].startswith("task task_")
     assert "task completed" in answered["progress"]

@@ -28,7 +28,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import agent_service_pb2_grpc as pb_grpc
-from agentd.v1 import artifacts_pb2, events_pb2, memory_pb2_grpc, tasks_pb2, tools_pb2
+from agentd.v1 import events_pb2, memory_pb2_grpc, tasks_pb2, tools_pb2
 from agentd_client import requests as build
 from agentd_client.agents import AgentMethods
 from agentd_client.audit import AuditMethods
@@ -36,6 +36,7 @@ from agentd_client.conversations import ConversationMethods
 from agentd_client.environment import DEFAULT_TARGET as DEFAULT_TARGET  # re-exported
 from agentd_client.environment import call_metadata, default_target
 from agentd_client.evals.methods import EvalMethods
+from agentd_client.files.artifacts import ArtifactMethods, Part
 from agentd_client.grants import GrantMethods
 from agentd_client.inbox import InboxMethods
 from agentd_client.knowledge import KnowledgeMethods
@@ -57,6 +58,7 @@ BusyPolicy = Literal["reject", "enqueue", "interrupt", "steer", "follow_up"]
 
 
 class AgentClient(
+    ArtifactMethods,
     ConversationMethods,
     AgentMethods,
     KnowledgeMethods,
@@ -172,16 +174,6 @@ class AgentClient(
         )
         return task
 
-    async def get_artifact(
-        self, task_id: str, name: str, version: int | None = None, *, timeout: float | None = None
-    ) -> artifacts_pb2.ArtifactContent:
-        """One version (the latest unless `version`) of an artifact of the task's tree."""
-        request = artifacts_pb2.GetArtifactRequest(task_id=task_id, name=name, version=version)
-        found: artifacts_pb2.ArtifactContent = await self._unary(
-            self._stub.GetArtifact, request, timeout
-        )
-        return found
-
     async def cancel_task(
         self, task_id: str, reason: str = "", *, timeout: float | None = None
     ) -> tasks_pb2.Task:
@@ -241,6 +233,7 @@ class AgentClient(
         agent: str = "",
         conversation_id: str = "",
         busy_policy: BusyPolicy = "reject",
+        parts: Sequence[Part] = (),
         timeout: float | None = None,
         heartbeats: bool = False,
     ) -> AsyncIterator[events_pb2.TaskEvent]:
@@ -269,6 +262,7 @@ class AgentClient(
             conversation_id,
             busy_policy,
             wait_timeout,
+            parts,
         )
         request.cancel_on_disconnect = cancel_on_disconnect
         return self._stream(self._stub.Execute, request, timeout, heartbeats)
@@ -290,6 +284,7 @@ class AgentClient(
         agent: str = "",
         conversation_id: str = "",
         busy_policy: BusyPolicy = "reject",
+        parts: Sequence[Part] = (),
         timeout: float | None = None,
     ) -> tasks_pb2.Task:
         """Start a task with no stream attached; follow it with `stream_task_events`."""
@@ -308,6 +303,7 @@ class AgentClient(
             conversation_id,
             busy_policy,
             wait_timeout,
+            parts,
         )
         started: tasks_pb2.Task = await self._unary(self._stub.StartTask, request, timeout)
         return started

@@ -284,6 +284,11 @@ class KeyRequiredError(FailedPreconditionError):
     """A secret is stored or read with no key for it: the server's AGENTD_KEYS."""
 
 
+class ArtifactTooLargeError(FailedPreconditionError):
+    """The version is too large for one GetArtifact answer: use `read_artifact` or
+    `download_artifact`; `metadata` names it and its size."""
+
+
 class InputPartUnavailableError(FailedPreconditionError):
     """A URL given as an input part could not be fetched; `metadata["part"]` names it."""
 

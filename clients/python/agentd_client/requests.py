@@ -11,6 +11,7 @@ from google.protobuf import json_format, struct_pb2
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import audit_pb2, events_pb2, grants_pb2, inbox_pb2, tasks_pb2, tools_pb2
 from agentd.v1 import conversations_pb2 as cpb
+from agentd_client.files.artifacts import Part
 
 BUSY_POLICIES = {
     "reject": cpb.CONVERSATION_BUSY_POLICY_REJECT,
@@ -60,7 +61,9 @@ def execute_request(
     conversation_id: str = "",
     busy_policy: str = "reject",
     wait_timeout: float | None = None,
+    parts: Sequence[Part] = (),
 ) -> pb.ExecuteRequest:
+    """An ExecuteRequest (`parts`: files and images given with the input)."""
     request = pb.ExecuteRequest(
         task=task,
         tools=list(tools),
@@ -73,6 +76,7 @@ def execute_request(
         agent=agent,
         conversation_id=conversation_id,
         busy_policy=BUSY_POLICIES[busy_policy],
+        parts=[part.to_proto() for part in parts],
     )
     if task_timeout is not None:
         request.timeout.FromTimedelta(timedelta(seconds=task_timeout))

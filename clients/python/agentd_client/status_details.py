@@ -22,6 +22,7 @@ from agentd_client.errors import (
     AlreadyExistsError,
     ApprovalNotPendingError,
     ArtifactNotFoundError,
+    ArtifactTooLargeError,
     BudgetExhaustedError,
     BudgetExistsError,
     BudgetNotFoundError,
@@ -137,6 +138,7 @@ BY_REASON: dict[str, type[AgentdError]] = {
     "TRIGGER_NOT_FOUND": TriggerNotFoundError,
     "ETAG_MISMATCH": EtagMismatchError,
     "INPUT_PART_UNAVAILABLE": InputPartUnavailableError,
+    "ARTIFACT_TOO_LARGE": ArtifactTooLargeError,
 }
 
 BY_CODE: dict[grpc.StatusCode, type[AgentdError]] = {

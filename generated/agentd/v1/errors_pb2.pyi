@@ -229,6 +229,11 @@ class _ErrorReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ErrorReas
     AGENTD_INPUT_URL_MAX_BYTES; `metadata.part` names it. Nothing of the
     request was stored (FAILED_PRECONDITION).
     """
+    ERROR_REASON_ARTIFACT_TOO_LARGE: _ErrorReason.ValueType  # 74
+    """The artifact version is too large for one GetArtifact answer (within
+    AGENTD_MAX_MESSAGE_BYTES); read it in chunks with ReadArtifact. `metadata`
+    names the artifact and its size (FAILED_PRECONDITION).
+    """
 
 class ErrorReason(_ErrorReason, metaclass=_ErrorReasonEnumTypeWrapper):
     """Why a call failed. Every failed call carries a `google.rpc.Status` in the
@@ -445,5 +450,10 @@ ERROR_REASON_INPUT_PART_UNAVAILABLE: ErrorReason.ValueType  # 73
 did not answer in time, answered an error, or sent more than
 AGENTD_INPUT_URL_MAX_BYTES; `metadata.part` names it. Nothing of the
 request was stored (FAILED_PRECONDITION).
+"""
+ERROR_REASON_ARTIFACT_TOO_LARGE: ErrorReason.ValueType  # 74
+"""The artifact version is too large for one GetArtifact answer (within
+AGENTD_MAX_MESSAGE_BYTES); read it in chunks with ReadArtifact. `metadata`
+names the artifact and its size (FAILED_PRECONDITION).
 """
 Global___ErrorReason: _TypeAlias = ErrorReason  # noqa: Y015

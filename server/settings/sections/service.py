@@ -20,7 +20,11 @@ class ServiceSettings(Section):
         ge=0,
         description="time between reporting NOT_SERVING and refusing new calls on SIGTERM",
     )
-    max_message_bytes: int = Field(4 * MiB, gt=0, description="largest gRPC message accepted")
+    max_message_bytes: int = Field(
+        16 * MiB,
+        gt=0,
+        description="largest gRPC message accepted or sent (a request's input parts travel in one)",
+    )
     heartbeat_seconds: float = Field(
         15.0,
         ge=0,

@@ -10,6 +10,7 @@ import asyncio
 import json
 import sys
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 import grpc
@@ -332,8 +333,24 @@ async def public_card(spec: dict[str, Any]) -> Findings:
     return {"card": json_format.MessageToDict(card)}
 
 
+async def file_part(spec: dict[str, Any]) -> Findings:
+    """A message with a file part of the bytes in `spec["file"]` (its type, its name), sent
+    blocking: the task it started, and how it ended."""
+    caller = Caller(spec, spec["token"], spec["agent"], streaming=False)
+    try:
+        raw = await asyncio.to_thread(Path(spec["file"]).read_bytes)
+        part = a2a_pb2.Part(raw=raw, media_type=spec["media_type"], filename=spec["filename"])
+        msg = message("Describe the picture", message_id="file-1")
+        msg.parts.append(part)
+        done = await send(caller, msg)
+        return {"id": done.id, "state": state(done), "answer": answer(done)}
+    finally:
+        await caller.close()
+
+
 SCENARIOS = {
     "tour": tour,
+    "file_part": file_part,
     "multi_turn": multi_turn,
     "approval": approval,
     "resume": resume,

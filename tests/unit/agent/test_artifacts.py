@@ -51,3 +51,15 @@ def test_an_unexpected_result_makes_no_event() -> None:
 
 def test_a_task_on_its_own_is_its_own_space() -> None:
     assert artifact_space(Task("task_1", "t1", "p", "do")) == "task_1"
+
+
+def test_a_piece_fits_one_answer() -> None:
+    from agent.running.artifacts import ANSWER_MARGIN_BYTES, TaskArtifacts
+    from stores.artifacts.memory import InMemoryArtifactStore
+
+    async def find(tenant: str, task_id: str) -> Task:
+        return Task(task_id, tenant, "p", "g")
+
+    small = TaskArtifacts(InMemoryArtifactStore(), find, max_answer_bytes=40_000)
+    assert small.piece_bytes(1024 * 1024) == 40_000 - ANSWER_MARGIN_BYTES
+    assert small.piece_bytes(4096) == 4096

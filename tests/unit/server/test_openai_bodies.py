@@ -108,3 +108,96 @@ def test_a_body_that_is_no_json_object_names_the_body() -> None:
         assert refused.value.field_violations[0].field == "body"
     assert bodies.task_of("resp_task_abc") == "task_abc"
     assert bodies.task_of("resp_other") == ""
+
+
+def _b64(data: bytes) -> str:
+    import base64
+
+    return base64.b64encode(data).decode()
+
+
+def test_images_and_files_of_the_task_message_are_its_input_parts() -> None:
+    png = b"\x89PNG\r\n\x1a\n..."
+    responses = bodies.responses_request(
+        {
+            "model": "agent:lead",
+            "input": [
+                {
+                    "role": "user",
+                    "content": [
+                        {"type": "input_text", "text": "What is in these?"},
+                        {"type": "input_image", "image_url": f"data:image/png;base64,{_b64(png)}"},
+                        {"type": "input_image", "image_url": "https://example.com/a.jpg"},
+                        {
+                            "type": "input_file",
+                            "filename": "contract.pdf",
+                            "file_data": f"data:application/pdf;base64,{_b64(b'%PDF-1.4')}",
+                        },
+                        {
+                            "type": "input_file",
+                            "filename": "my file.pdf",
+                            "file_url": "https://x.io/f",
+                        },
+                    ],
+                }
+            ],
+        }
+    )
+    turn = responses.turn
+    assert turn.goal == "What is in these?"
+    assert [(p.name, p.media_type, p.data, p.source_uri) for p in turn.parts] == [
+        ("", "image/png", png, ""),
+        ("", "", b"", "https://example.com/a.jpg"),
+        ("contract.pdf", "application/pdf", b"%PDF-1.4", ""),
+        ("", "", b"", "https://x.io/f"),  # not an artifact name: the default one
+    ]
+    chat = bodies.chat_request(
+        {
+            "model": "agent:lead",
+            "messages": [
+                {
+                    "role": "user",
+                    "content": [
+                        {"type": "text", "text": "And this?"},
+                        {"type": "image_url", "image_url": {"url": "https://example.com/b.png"}},
+                        {
+                            "type": "file",
+                            "file": {"file_data": f"data:text/csv;base64,{_b64(b'a,b')}"},
+                        },
+                    ],
+                }
+            ],
+        }
+    )
+    assert [(p.media_type, p.data, p.source_uri) for p in chat.turn.parts] == [
+        ("", b"", "https://example.com/b.png"),
+        ("text/csv", b"a,b", ""),
+    ]
+
+
+def test_unsupported_image_and_file_shapes_name_their_field() -> None:
+    def responses(*content: dict[str, Any]) -> str:
+        return _param(
+            {"model": "agent:lead", "input": [{"role": "user", "content": list(content)}]}
+        )
+
+    assert (
+        responses({"type": "input_image", "image_url": "ftp://x"})
+        == "input[0].content[0].image_url"
+    )
+    assert responses({"type": "input_image", "image_url": "data:image/png;base64,@@"}) == (
+        "input[0].content[0].image_url"
+    )
+    assert responses({"type": "input_image", "file_id": "file-1"}) == "input[0].content[0].file_id"
+    assert responses({"type": "input_file", "file_id": "file-1"}) == "input[0].content[0].file_id"
+    assert responses({"type": "input_audio"}) == "input[0].content[0]"
+    earlier = [
+        {"role": "user", "content": [{"type": "input_image", "image_url": "https://x.io/a.png"}]},
+        {"role": "assistant", "content": "seen"},
+        {"role": "user", "content": "and now?"},
+    ]
+    assert _param({"model": "agent:lead", "input": earlier}) == "input[0].content"
+    chat = [{"role": "user", "content": [{"type": "image_url", "image_url": "https://x.io/a"}]}]
+    assert _param({"model": "agent:lead", "messages": chat}, chat=True) == (
+        "messages[0].content[0].image_url"
+    )

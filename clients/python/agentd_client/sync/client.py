@@ -12,10 +12,11 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from agentd.v1 import agent_service_pb2 as pb
 from agentd.v1 import agent_service_pb2_grpc as pb_grpc
-from agentd.v1 import artifacts_pb2, events_pb2, memory_pb2_grpc, tasks_pb2, tools_pb2
+from agentd.v1 import events_pb2, memory_pb2_grpc, tasks_pb2, tools_pb2
 from agentd_client import requests as build
 from agentd_client.client import BusyPolicy
 from agentd_client.environment import call_metadata, default_target
+from agentd_client.files.artifacts import Part, SyncArtifactMethods
 from agentd_client.requests import AuditKind, Decision, to_struct
 from agentd_client.status_details import from_rpc_error
 from agentd_client.sync.agents import SyncAgentMethods
@@ -30,6 +31,7 @@ from agentd_client.sync.triggers import SyncTriggerMethods
 
 
 class AgentClient(
+    SyncArtifactMethods,
     SyncConversationMethods,
     SyncAgentMethods,
     SyncKnowledgeMethods,
@@ -135,14 +137,6 @@ class AgentClient(
         task: tasks_pb2.Task = self._unary(self._stub.GetTask, request, timeout)
         return task
 
-    def get_artifact(
-        self, task_id: str, name: str, version: int | None = None, *, timeout: float | None = None
-    ) -> artifacts_pb2.ArtifactContent:
-        """One version (the latest unless `version`) of an artifact of the task's tree."""
-        request = artifacts_pb2.GetArtifactRequest(task_id=task_id, name=name, version=version)
-        found: artifacts_pb2.ArtifactContent = self._unary(self._stub.GetArtifact, request, timeout)
-        return found
-
     def cancel_task(
         self, task_id: str, reason: str = "", *, timeout: float | None = None
     ) -> tasks_pb2.Task:
@@ -198,6 +192,7 @@ class AgentClient(
         agent: str = "",
         conversation_id: str = "",
         busy_policy: BusyPolicy = "reject",
+        parts: Sequence[Part] = (),
         timeout: float | None = None,
         heartbeats: bool = False,
     ) -> Iterator[events_pb2.TaskEvent]:
@@ -218,6 +213,7 @@ class AgentClient(
             conversation_id,
             busy_policy,
             wait_timeout,
+            parts,
         )
         request.cancel_on_disconnect = cancel_on_disconnect
         return self._stream(self._stub.Execute, request, timeout, heartbeats)
@@ -239,6 +235,7 @@ class AgentClient(
         agent: str = "",
         conversation_id: str = "",
         busy_policy: BusyPolicy = "reject",
+        parts: Sequence[Part] = (),
         timeout: float | None = None,
     ) -> tasks_pb2.Task:
         """Start a task with no stream attached; follow it with `stream_task_events`."""
@@ -257,6 +254,7 @@ class AgentClient(
             conversation_id,
             busy_policy,
             wait_timeout,
+            parts,
         )
         started: tasks_pb2.Task = self._unary(self._stub.StartTask, request, timeout)
         return started

@@ -534,6 +534,16 @@ public enum ErrorReason
    * <code>ERROR_REASON_INPUT_PART_UNAVAILABLE = 73;</code>
    */
   ERROR_REASON_INPUT_PART_UNAVAILABLE(73),
+  /**
+   * <pre>
+   * The artifact version is too large for one GetArtifact answer (within
+   * AGENTD_MAX_MESSAGE_BYTES); read it in chunks with ReadArtifact. `metadata`
+   * names the artifact and its size (FAILED_PRECONDITION).
+   * </pre>
+   *
+   * <code>ERROR_REASON_ARTIFACT_TOO_LARGE = 74;</code>
+   */
+  ERROR_REASON_ARTIFACT_TOO_LARGE(74),
   UNRECOGNIZED(-1),
   ;
 
@@ -1054,6 +1064,16 @@ public enum ErrorReason
    * <code>ERROR_REASON_INPUT_PART_UNAVAILABLE = 73;</code>
    */
   public static final int ERROR_REASON_INPUT_PART_UNAVAILABLE_VALUE = 73;
+  /**
+   * <pre>
+   * The artifact version is too large for one GetArtifact answer (within
+   * AGENTD_MAX_MESSAGE_BYTES); read it in chunks with ReadArtifact. `metadata`
+   * names the artifact and its size (FAILED_PRECONDITION).
+   * </pre>
+   *
+   * <code>ERROR_REASON_ARTIFACT_TOO_LARGE = 74;</code>
+   */
+  public static final int ERROR_REASON_ARTIFACT_TOO_LARGE_VALUE = 74;
 
 
   public final int getNumber() {
@@ -1137,6 +1157,7 @@ public enum ErrorReason
       case 71: return ERROR_REASON_TRIGGER_NOT_FOUND;
       case 72: return ERROR_REASON_ETAG_MISMATCH;
       case 73: return ERROR_REASON_INPUT_PART_UNAVAILABLE;
+      case 74: return ERROR_REASON_ARTIFACT_TOO_LARGE;
       default: return null;
     }
   }
