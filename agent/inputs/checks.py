@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from PIL import Image, UnidentifiedImageError
 
 from core.errors import FieldViolation, InvalidArgumentError
-from records.requests import InputPart
+from records.parts import InputPart
 from stores.artifacts.base import is_text, media_type_problem, name_problem
 from tools.builtin.addresses import IPNetwork
 

@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 
 from core.errors import DestinationNotAllowedError, FieldViolation, InvalidArgumentError
 from core.errors.artifacts import InputPartUnavailableError
-from records.requests import InputPart
+from records.parts import InputPart
 from records.tools.outcomes import ToolFailed
 from tools.builtin.addresses import IPNetwork, refusal
 from tools.builtin.http import check_url, guarded_pool, read_capped, timeouts

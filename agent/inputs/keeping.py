@@ -17,7 +17,8 @@ from agent.inputs.checks import InputLimits, check_count, check_parts, default_n
 from agent.inputs.fetching import fetch_part
 from core.errors import FieldViolation, InvalidArgumentError
 from records import events as ev
-from records.requests import InputPart, TaskRequest
+from records.parts import InputPart
+from records.requests import TaskRequest
 from records.tasks import Task
 from stores.artifacts.base import ArtifactStore
 

@@ -12,7 +12,7 @@ from google.protobuf import json_format
 from agent.inputs.checks import usable_name
 from core.errors import FieldViolation, InvalidArgumentError
 from records.conversations.model import BusyPolicy
-from records.requests import InputPart
+from records.parts import InputPart
 
 APPROVE_WORDS = frozenset({"approve", "approved", "yes", "y", "ok"})
 REJECT_WORDS = frozenset({"reject", "rejected", "no", "n", "deny"})

@@ -27,8 +27,9 @@ from core.errors import FieldViolation, InvalidArgumentError
 from core.text import clean_text
 from records.conversations.model import BusyPolicy
 from records.execution import ExecutionMode
+from records.parts import InputPart
 from records.plan import Plan
-from records.requests import InputPart, TaskRequest
+from records.requests import TaskRequest
 from records.tasks import StopReason, Task, TaskStatus, TokenUsage
 from records.tools.approvals import ApprovalDecision
 from records.tools.model import ToolSpec

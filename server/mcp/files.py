@@ -19,7 +19,7 @@ from typing import Any
 
 from agent.inputs.checks import usable_name
 from core.errors import FieldViolation, InvalidArgumentError
-from records.requests import InputPart
+from records.parts import InputPart
 
 FILES_SCHEMA: dict[str, Any] = {
     "type": "array",

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from records.agents.definition import split_reference
-from records.requests import InputPart
+from records.parts import InputPart
 from server.openai.errors import invalid
 from server.openai.parts import PART_TYPES, part_of
 

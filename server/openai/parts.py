@@ -15,7 +15,7 @@ import binascii
 from typing import Any
 
 from agent.inputs.checks import usable_name
-from records.requests import InputPart
+from records.parts import InputPart
 from server.openai.errors import invalid
 
 PART_TYPES = ("input_image", "input_file", "image_url", "file")

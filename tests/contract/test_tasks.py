@@ -9,8 +9,9 @@ import pytest
 
 from core.errors import TaskAlreadyTerminalError, TaskNotFoundError
 from records import events as ev
+from records.parts import InputPart
 from records.plan import Plan, PlanStep
-from records.tasks import InputPart, StopReason, Task, TaskStatus, TokenUsage
+from records.tasks import StopReason, Task, TaskStatus, TokenUsage
 from stores.tasks.base import TaskStore
 
 

@@ -28,6 +28,7 @@ from records.tasks import Task, TaskStatus, TokenUsage, new_task_id
 from records.tools.approval_rules import ApprovalRule
 from records.tools.model import JSONValue, PermissionLevel, RiskLevel, Tool, ToolOutput, ToolSpec
 from records.waits import WaitKind
+from stores.artifacts.memory import InMemoryArtifactStore
 from stores.audit.memory import InMemoryAuditLog
 from stores.checkpoints.memory import InMemoryCheckpointStore
 from stores.tasks.memory import InMemoryTaskStore
@@ -135,6 +136,8 @@ class Env:
     send: SendTool
     notices: KeptNotices = field(default_factory=KeptNotices)
     """What the runs told of their waits' steps."""
+    artifacts: InMemoryArtifactStore = field(default_factory=InMemoryArtifactStore)
+    """Where the artifact tools keep artifacts and runs read images from."""
 
     def factory(self, model: Model | ModelRoles) -> RunFactory:
         models = model if isinstance(model, ModelRoles) else ModelRoles(default=model)
@@ -143,7 +146,7 @@ class Env:
             self.registry,
             self.store,
             self.config,
-            RunStores(self.checkpoints, self.waits),
+            RunStores(self.checkpoints, self.waits, self.artifacts),
             notices=self.notices,
         )
 
@@ -246,9 +249,9 @@ def make_env(
     policy = GrantPolicy(
         default=PermissionLevel.WRITE, approval_tools=approval_tools, approval_rule=approval_rule
     )
-    registry = ToolRegistry(
-        [*builtin_tools(tmp_path / "workspace"), slow, send], policy=policy, audit=audit
-    )
+    artifacts = InMemoryArtifactStore()  # the artifact tools' and the runs' (images)
+    tools = builtin_tools(tmp_path / "workspace", artifacts=artifacts)
+    registry = ToolRegistry([*tools, slow, send], policy=policy, audit=audit)
     return Env(
         config=config or EngineConfig(),
         registry=registry,
@@ -258,6 +261,7 @@ def make_env(
         waits=InMemoryWaitStore(),
         slow=slow,
         send=send,
+        artifacts=artifacts,
     )
 
 

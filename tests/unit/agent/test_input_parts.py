@@ -16,7 +16,8 @@ from agent.inputs.keeping import InputParts, announced
 from core.errors import DestinationNotAllowedError, InvalidArgumentError
 from core.errors.artifacts import InputPartUnavailableError
 from records import events as ev
-from records.requests import InputPart, TaskRequest
+from records.parts import InputPart
+from records.requests import TaskRequest
 from records.serialization import dumps, loads
 from records.tasks import Task
 from stores.artifacts.memory import InMemoryArtifactStore

@@ -21,7 +21,7 @@ from records import events as ev
 from records import serialization
 from records.checkpoints import JournalEntry
 from records.execution import ExecutionMode
-from records.parts import ImagePart
+from records.parts import ImagePart, InlineImage, TextPart
 from records.tools.model import (
     JSONValue,
     PermissionLevel,
@@ -61,9 +61,12 @@ class FileTool(Tool):
         return ToolOutput({"taken": len(self.files)}, "taken", files=self.files)
 
 
-async def _snap(env: Env, *files: ToolFile) -> tuple[ScriptedModel, list[ev.EventPayload]]:
+async def _snap(
+    env: Env, *files: ToolFile, sees: bool = True
+) -> tuple[ScriptedModel, list[ev.EventPayload]]:
     env.registry.register(FileTool(*files))
     model = ScriptedModel([tool_calls(("snap", {})), text("done")])
+    model.sees_images = sees
     run = await env.run(model, tools=("snap",))
     await function_calling.run(run)
     return model, await env.events(run)
@@ -85,7 +88,20 @@ async def test_an_image_is_kept_announced_told_and_shown(tmp_path: Path) -> None
     assert tool_message.role == "tool"
     assert f"file kept as artifact {updated.name} version 1" in tool_message.content
     assert hashlib.sha256(PNG).hexdigest() in tool_message.content
-    assert tool_message.parts == (ImagePart(updated.name, 1, "image/png", 4, 3),)
+    shown = ImagePart(updated.name, 1, "image/png", 4, 3)
+    assert tool_message.parts == (InlineImage(shown, PNG),)  # the next call sees it
+
+
+async def test_a_model_that_does_not_see_images_is_told_the_image_s_name(
+    tmp_path: Path,
+) -> None:
+    env = make_env(tmp_path)
+    model, _ = await _snap(env, ToolFile("photo.png", "image/png", PNG), sees=False)
+
+    (note,) = model.calls[1].messages[-1].parts
+    assert isinstance(note, TextPart)
+    assert "snap-iteration-1-0-1-photo.png (image/png, 4×3)" in note.text
+    assert "does not see images" in note.text
 
 
 async def test_an_oversized_file_is_not_kept_and_the_model_is_told(tmp_path: Path) -> None:
@@ -184,11 +200,12 @@ async def test_read_artifact_puts_the_image_on_the_tool_message(tmp_path: Path) 
     model = ScriptedModel(
         [tool_calls(("snap", {})), tool_calls(("read_artifact", {"name": kept})), text("red")]
     )
+    model.sees_images = True
     run = await env.run(model, tools=("snap", "read_artifact"))
     await function_calling.run(run)
     read = model.calls[2].messages[-1]
     assert read.name == "read_artifact"
-    assert read.parts == (ImagePart(kept, 1, "image/png", 4, 3),)
+    assert read.parts == (InlineImage(ImagePart(kept, 1, "image/png", 4, 3), PNG),)
     assert "base64" not in read.content
 
 
@@ -212,10 +229,16 @@ async def test_text_react_shows_the_images_with_the_observation(tmp_path: Path) 
     env.registry.register(FileTool(ToolFile("photo.png", "image/png", PNG)))
     action = "Thought: look\nAction: snap\nAction Input: {}"
     model = ScriptedModel([text(action), text("Thought: seen\nFinal Answer: red")])
+    model.sees_images = True
     run = await env.run(model, "Look.", tools=("snap",), mode=ExecutionMode.TEXT_REACT)
     await text_react.run(run)
     observed = model.calls[1].messages[-1]
     assert observed.content.startswith("Observation: taken\nfile kept as artifact snap-")
     (image,) = observed.parts
-    assert isinstance(image, ImagePart)
-    assert (image.media_type, image.width, image.height) == ("image/png", 4, 3)
+    assert isinstance(image, InlineImage)
+    assert image.data == PNG
+    assert (image.source.media_type, image.source.width, image.source.height) == (
+        "image/png",
+        4,
+        3,
+    )
