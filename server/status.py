@@ -69,6 +69,7 @@ STATUS_TABLE: dict[type[errors.AgentdError], grpc.StatusCode] = {
     errors.ScheduleNotFoundError: grpc.StatusCode.NOT_FOUND,
     errors.TriggerNotFoundError: grpc.StatusCode.NOT_FOUND,
     errors.EtagMismatchError: grpc.StatusCode.ABORTED,
+    errors.StandingLostError: grpc.StatusCode.PERMISSION_DENIED,
     errors.InputPartUnavailableError: grpc.StatusCode.FAILED_PRECONDITION,
 }
 

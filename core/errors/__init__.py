@@ -58,6 +58,7 @@ from core.errors.knowledge import (
 from core.errors.schedules import (
     EtagMismatchError,
     ScheduleNotFoundError,
+    StandingLostError,
     TriggerNotFoundError,
 )
 from core.errors.secrets import KeyRequiredError, SecretUnreadableError, WebhookNotFoundError
@@ -133,6 +134,7 @@ __all__ = [
     "ResourceExhaustedError",
     "RoleRequiredError",
     "ScheduleNotFoundError",
+    "StandingLostError",
     "SecretUnreadableError",
     "ShuttingDownError",
     "StoreUnavailableError",

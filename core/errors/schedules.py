@@ -35,3 +35,16 @@ class EtagMismatchError(AgentdError):
             "again and retry",
             metadata={"resource": resource, "etag": current},
         )
+
+
+class StandingLostError(AgentdError):
+    """The principal a schedule (or trigger) runs as no longer stands: it holds no active
+    API key of its tenant any more. The run is refused."""
+
+    reason = "PERMISSION_DENIED"
+
+    def __init__(self, principal: str, tenant: str) -> None:
+        super().__init__(
+            f"principal {principal!r} of tenant {tenant!r} holds no active API key any more",
+            metadata={"principal": principal, "tenant": tenant},
+        )

@@ -10,13 +10,13 @@ from records.conversations.model import BusyPolicy
 from records.schedules.model import (
     CatchUp,
     Overlap,
+    RunState,
     Schedule,
     ScheduleRun,
     ScheduleState,
     TaskTemplate,
     Timing,
     TimingKind,
-    RunState,
 )
 
 
@@ -131,6 +131,7 @@ def schedule_to_json(schedule: Schedule) -> dict[str, Any]:
         "wake_at": _time(schedule.wake_at),
         "queued_due": _time(schedule.queued_due),
         "last_run": run_to_json(schedule.last_run),
+        "current_task_id": schedule.current_task_id,
         "refusals": schedule.refusals,
         "labels": dict(schedule.labels),
         "created_at": _time(schedule.created_at),
@@ -157,6 +158,7 @@ def schedule_from_json(data: dict[str, Any]) -> Schedule:
         wake_at=_parse(data["wake_at"]),
         queued_due=_parse(data["queued_due"]),
         last_run=run_from_json(data["last_run"]),
+        current_task_id=data["current_task_id"],
         refusals=data["refusals"],
         labels=data["labels"],
         created_at=_parse(data["created_at"]),

@@ -140,6 +140,8 @@ class Schedule:
     queued_due: datetime | None = None
     """The due time of the one QUEUED run, if any (QUEUE_ONE)."""
     last_run: ScheduleRun | None = None
+    current_task_id: str = ""
+    """The task of the newest started run: the one a new run may overlap with."""
     refusals: int = 0
     """Refused runs in a row."""
     labels: Mapping[str, str] = field(default_factory=dict)
