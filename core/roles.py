@@ -41,6 +41,7 @@ class Action(Enum):
     READ_ACTION_HISTORY = "reading the inbox's history"
     MANAGE_EVALS = "managing datasets and running evaluations"
     READ_EVALS = "reading datasets and evaluation runs"
+    MANAGE_SCHEDULES = "managing schedules"
 
     @property
     def words(self) -> str:
@@ -129,6 +130,7 @@ DEFAULT_ROLES = RoleTable.of(
         Action.MANAGE_EVALS: ("operator", "admin"),
         # the eval admins, then the auditors (each role once)
         Action.READ_EVALS: ("operator", "admin", "auditor"),
+        Action.MANAGE_SCHEDULES: ("operator", "admin"),
     }
 )
 """The table the default settings give (`server.wiring.role_table.role_table`)."""

@@ -44,6 +44,7 @@ from server.wiring.guardrails import ServerGuardrails
 from server.wiring.knowledge import open_memory
 from server.wiring.models import Spending, build_models, build_spending, model_factory
 from server.wiring.providers import configure_secrets
+from server.wiring.schedules import Schedules
 from server.wiring.services import SERVICE_NAME as SERVICE_NAME
 from server.wiring.services import Evals, Webhooks, add_services, grpc_server, start_serving
 from server.wiring.startup import serving_jobs, start_metrics, unless_stopped
@@ -116,6 +117,7 @@ class AgentdServer:
         stores = (tasks, durable, live, agents, conversations, encodings, background, spending)
         engine, memory, webhooks, evals = await _engine(settings, models, registry, *stores)
         callers = Callers.of(settings, authenticator, where, live)  # gRPC's and HTTP's
+        schedules = Schedules.build(settings, engine, durable, agents, authenticator is not None)
         server, draining, audit = grpc_server(settings, callers, durable)
         health, fronts = add_services(
             server,
@@ -131,9 +133,11 @@ class AgentdServer:
             spending,
             webhooks.service,
             evals.service,
+            schedules.service,
         )
         port = await start_serving(server, settings, health, fronts, callers)
         background += serving_jobs(settings, engine, durable, webhooks, evals, encodings, models)
+        background.append(schedules.start())
         return cls(
             server,
             health,

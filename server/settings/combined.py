@@ -14,6 +14,7 @@ from server.settings.sections.keys import KeySettings
 from server.settings.sections.knowledge.memory import MemoryExtractionSettings, MemorySettings
 from server.settings.sections.knowledge.rerank import RerankSettings
 from server.settings.sections.model import ModelSettings
+from server.settings.sections.schedules import ScheduleSettings
 from server.settings.sections.service import ServiceSettings
 from server.settings.sections.storage import StorageSettings
 from server.settings.sections.teams import TeamSettings
@@ -44,5 +45,6 @@ class Settings(
     KeySettings,
     WebhookSettings,
     TraceSettings,
+    ScheduleSettings,
 ):
     """Every setting has a default that lets `make run` work on a bare machine."""

@@ -25,6 +25,7 @@ from agent.llm.roles import ModelRoles
 from agent.running.artifacts import TaskArtifacts
 from agent.scheduling.inbox import Inbox
 from agentd.v1 import agent_service_pb2, evals_pb2, evals_pb2_grpc, memory_pb2, memory_pb2_grpc
+from agentd.v1 import schedules_pb2, schedules_pb2_grpc
 from audit.service import AuditLogs
 from core.errors import TaskNotFoundError
 from core.roles import Action
@@ -42,6 +43,7 @@ from server.interceptors.rate_limit import RateLimitInterceptor
 from server.interceptors.tracing import TracingInterceptor
 from server.listening import StartupError, unbindable
 from server.rpcs.evals.servicer import EvalServicer
+from server.rpcs.schedules.servicer import ScheduleServicer
 from server.rpcs.memories import MemoryServicer
 from server.servicer import agent_servicer
 from server.services.action_history import ActionHistory
@@ -49,6 +51,7 @@ from server.services.memory import MemoryFeature
 from server.services.recorded.eval_replays import ServiceReplayer
 from server.services.recorded.eval_runner import EvalRunner, Replayer
 from server.services.recorded.evals import EvalService
+from server.services.scheduled.service import ScheduleService
 from server.services.recorded.replays import ReplayService
 from server.services.recorded.traces import TraceService
 from server.services.tasks import TaskService
@@ -76,6 +79,7 @@ SERVICE_NAME = agent_service_pb2.DESCRIPTOR.services_by_name["AgentService"].ful
 MEMORY_SERVICE = memory_pb2.DESCRIPTOR.services_by_name["MemoryService"].full_name
 HEALTH_SERVICE = health_pb2.DESCRIPTOR.services_by_name["Health"].full_name
 EVAL_SERVICE = evals_pb2.DESCRIPTOR.services_by_name["EvalService"].full_name
+SCHEDULE_SERVICE = schedules_pb2.DESCRIPTOR.services_by_name["ScheduleService"].full_name
 
 
 def interceptor_chain(
@@ -135,6 +139,7 @@ def add_services(
     spending: Spending,
     webhooks: WebhookService,
     evals: EvalService,
+    schedules: ScheduleService,
 ) -> tuple[HealthServicer, Fronts]:
     """Register AgentService, MemoryService, EvalService (A2A when on), health and reflection
     on `server`, each through its generic handler; build the HTTP address's doors."""
@@ -176,9 +181,10 @@ def add_services(
     ).register(server)
     memory_pb2_grpc.add_MemoryServiceServicer_to_server(MemoryServicer(memory, traces), server)
     evals_pb2_grpc.add_EvalServiceServicer_to_server(EvalServicer(evals), server)
+    schedules_pb2_grpc.add_ScheduleServiceServicer_to_server(ScheduleServicer(schedules), server)
     health = HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
-    names = [SERVICE_NAME, EVAL_SERVICE, MEMORY_SERVICE, HEALTH_SERVICE]
+    names = [SERVICE_NAME, EVAL_SERVICE, SCHEDULE_SERVICE, MEMORY_SERVICE, HEALTH_SERVICE]
     reflection.enable(server, names if a2a is None else [*names, a2a.service_name])
     return health, fronts
 
@@ -205,7 +211,7 @@ async def report_serving(
     every server): a server reported ready serves every door it has."""
     await fronts.start(port, health, callers)
     await health.set("", health_pb2.HealthCheckResponse.SERVING)
-    for name in (*services, EVAL_SERVICE):
+    for name in (*services, EVAL_SERVICE, SCHEDULE_SERVICE):
         await health.set(name, health_pb2.HealthCheckResponse.SERVING)
 
 

@@ -62,6 +62,7 @@ class ScheduleStore(Protocol):
         """The schedule's newest runs first."""
         ...
 
-    async def delete_runs_before(self, cutoff: datetime) -> int:
-        """Delete runs whose due time is before `cutoff` (retention); how many."""
+    async def sweep(self, before: datetime, limit: int) -> int:
+        """Delete at most `limit` runs due before `before`, oldest first (retention,
+        `stores.retention.base.Expiring`); how many went."""
         ...

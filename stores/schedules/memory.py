@@ -89,8 +89,10 @@ class MemoryScheduleStore:
         found = [r for r in found if r.tenant == tenant]
         return sorted(found, key=lambda r: r.due_at, reverse=True)[:limit]
 
-    async def delete_runs_before(self, cutoff: datetime) -> int:
-        old = [key for key, run in self._runs.items() if run.due_at < cutoff]
+    name = "schedule runs"
+
+    async def sweep(self, before: datetime, limit: int) -> int:
+        old = sorted(key for key, run in self._runs.items() if run.due_at < before)[:limit]
         for key in old:
             del self._runs[key]
         return len(old)

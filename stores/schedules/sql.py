@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Any
 
 import sqlalchemy.exc
-from sqlalchemy import and_, delete, or_, select, update
+from sqlalchemy import and_, delete, or_, select, tuple_, update
 
 from records.schedules.codec import schedule_from_json, schedule_to_json
 from records.schedules.model import RunState, Schedule, ScheduleRun, ScheduleState
@@ -213,5 +213,18 @@ class SqlScheduleStore:
         async with self._engine.connect() as connection:
             return [_run(row) for row in await connection.execute(query)]
 
-    async def delete_runs_before(self, cutoff: datetime) -> int:
-        return await self._writer.execute(delete(schedule_runs).where(_R.due_at < cutoff))
+    name = "schedule runs"
+
+    async def sweep(self, before: datetime, limit: int) -> int:
+        picked = (
+            select(_R.schedule_id, _R.due_at)
+            .where(_R.due_at < before)
+            .order_by(_R.due_at)
+            .limit(limit)
+        )
+        async with self._engine.connect() as connection:
+            keys = [(row.schedule_id, row.due_at) for row in await connection.execute(picked)]
+        if not keys:
+            return 0
+        statement = delete(schedule_runs).where(tuple_(_R.schedule_id, _R.due_at).in_(keys))
+        return await self._writer.execute(statement)

@@ -140,6 +140,7 @@ async def test_one_run_per_due_time(stores: tuple[ScheduleStore, ScheduleStore])
     assert [r.due_at for r in await two.runs("acme", "s1", 10)] == [T0 + SECOND, T0]
     found = await two.run_by_request("s1", "q")
     assert found is not None and found.due_at == T0 + SECOND
-    assert await two.delete_runs_before(T0 + SECOND) == 1
+    assert await two.sweep(T0 + 2 * SECOND, 1) == 1  # the oldest first
+    assert [r.due_at for r in await one.runs("acme", "s1", 10)] == [T0 + SECOND]
     assert await two.delete("acme", "s1")
     assert await one.runs("acme", "s1", 10) == []

@@ -47,6 +47,7 @@ def test_each_setting_gives_the_roles_of_its_actions() -> None:
         budget_admin_roles="treasurer",
         webhook_admin_roles="hooker",
         eval_admin_roles="evaluator",
+        schedule_admin_roles="timekeeper",
     )
     table = role_table(settings)
     expected = {
@@ -70,6 +71,7 @@ def test_each_setting_gives_the_roles_of_its_actions() -> None:
         Action.READ_ACTION_HISTORY: ("boss", "clerk"),
         Action.MANAGE_EVALS: ("evaluator",),
         Action.READ_EVALS: ("evaluator", "clerk"),
+        Action.MANAGE_SCHEDULES: ("timekeeper",),
     }
     assert dict(table.items()) == expected
     # the engine (ApproveToolCall, ProvideInput, ResumeTask) gets the same table
