@@ -10,11 +10,11 @@ from server.settings.sections.conversations import ConversationSettings
 from server.settings.sections.engine import EngineSettings
 from server.settings.sections.guardrails import GuardrailSettings
 from server.settings.sections.http.address import HttpSettings
+from server.settings.sections.intake.schedules import ScheduleSettings
 from server.settings.sections.keys import KeySettings
 from server.settings.sections.knowledge.memory import MemoryExtractionSettings, MemorySettings
 from server.settings.sections.knowledge.rerank import RerankSettings
 from server.settings.sections.model import ModelSettings
-from server.settings.sections.schedules import ScheduleSettings
 from server.settings.sections.service import ServiceSettings
 from server.settings.sections.storage import StorageSettings
 from server.settings.sections.teams import TeamSettings

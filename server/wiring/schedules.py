@@ -7,9 +7,9 @@ import asyncio
 from dataclasses import dataclass
 from functools import partial
 
+from agent.definitions.catalog import Agents
 from agent.definitions.selection import lookup
 from agent.engine import Engine
-from agent.definitions.catalog import Agents
 from records.schedules.timing import Clock, SystemClock
 from server.services.scheduled.firing import Firing, FiringSettings
 from server.services.scheduled.service import ScheduleService
@@ -32,14 +32,13 @@ class Schedules:
         engine: Engine,
         durable: DurableStores,
         agents: Agents | None,
-        keys_authenticate: bool,
         clock: Clock | None = None,
     ) -> Schedules:
-        """On the durable database; with API keys as the authentication
-        (`keys_authenticate`), each run's principal must still hold an active key."""
+        """On the durable database; with authentication on (AGENTD_AUTH), each run's
+        principal must still hold an active API key when it held any."""
         clock = clock or SystemClock()
         store = SqlScheduleStore(durable.database)
-        standing = Standing(durable.api_keys if keys_authenticate else None)
+        standing = Standing(durable.api_keys if settings.auth != "off" else None)
         timing = FiringSettings(
             lease_seconds=settings.schedule_lease_seconds,
             tick_seconds=settings.schedule_tick_seconds,

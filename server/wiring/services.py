@@ -24,8 +24,15 @@ from agent.llm.base import Model
 from agent.llm.roles import ModelRoles
 from agent.running.artifacts import TaskArtifacts
 from agent.scheduling.inbox import Inbox
-from agentd.v1 import agent_service_pb2, evals_pb2, evals_pb2_grpc, memory_pb2, memory_pb2_grpc
-from agentd.v1 import schedules_pb2, schedules_pb2_grpc
+from agentd.v1 import (
+    agent_service_pb2,
+    evals_pb2,
+    evals_pb2_grpc,
+    memory_pb2,
+    memory_pb2_grpc,
+    schedules_pb2,
+    schedules_pb2_grpc,
+)
 from audit.service import AuditLogs
 from core.errors import TaskNotFoundError
 from core.roles import Action
@@ -43,15 +50,14 @@ from server.interceptors.rate_limit import RateLimitInterceptor
 from server.interceptors.tracing import TracingInterceptor
 from server.listening import StartupError, unbindable
 from server.rpcs.evals.servicer import EvalServicer
-from server.rpcs.schedules.servicer import ScheduleServicer
 from server.rpcs.memories import MemoryServicer
+from server.rpcs.schedules.servicer import ScheduleServicer
 from server.servicer import agent_servicer
 from server.services.action_history import ActionHistory
 from server.services.memory import MemoryFeature
 from server.services.recorded.eval_replays import ServiceReplayer
 from server.services.recorded.eval_runner import EvalRunner, Replayer
 from server.services.recorded.evals import EvalService
-from server.services.scheduled.service import ScheduleService
 from server.services.recorded.replays import ReplayService
 from server.services.recorded.traces import TraceService
 from server.services.tasks import TaskService
@@ -65,6 +71,7 @@ from server.wiring.fronts.http import DoorParts, Fronts, HttpServing
 from server.wiring.generic_handlers import GenericOnly
 from server.wiring.models import Spending, model_factory, usage_service
 from server.wiring.role_table import role_table
+from server.wiring.schedules import Schedules
 from server.wiring.stores import Callers
 from stores.api_keys.base import KeyStore
 from stores.audit.base import RpcAuditSink
@@ -138,8 +145,7 @@ def add_services(
     memory: MemoryFeature,
     spending: Spending,
     webhooks: WebhookService,
-    evals: EvalService,
-    schedules: ScheduleService,
+    own: OwnServices,
 ) -> tuple[HealthServicer, Fronts]:
     """Register AgentService, MemoryService, EvalService (A2A when on), health and reflection
     on `server`, each through its generic handler; build the HTTP address's doors."""
@@ -180,8 +186,7 @@ def add_services(
         heartbeat_seconds=settings.heartbeat_seconds,
     ).register(server)
     memory_pb2_grpc.add_MemoryServiceServicer_to_server(MemoryServicer(memory, traces), server)
-    evals_pb2_grpc.add_EvalServiceServicer_to_server(EvalServicer(evals), server)
-    schedules_pb2_grpc.add_ScheduleServiceServicer_to_server(ScheduleServicer(schedules), server)
+    own.register(server)
     health = HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
     names = [SERVICE_NAME, EVAL_SERVICE, SCHEDULE_SERVICE, MEMORY_SERVICE, HEALTH_SERVICE]
@@ -372,3 +377,20 @@ class Evals:
         """The job holding this process's runs (cancelled when the server stops: its runs
         are then marked FAILED)."""
         return asyncio.create_task(self.runner.held(), name="agentd-evals")
+
+
+@dataclass
+class OwnServices:
+    """What every server runs over the durable database beside the engine: evaluation
+    runs and schedules (each a service its RPCs call and a job of the server)."""
+
+    evals: Evals
+    schedules: Schedules
+
+    def register(self, server: grpc.aio.Server) -> None:
+        evals_pb2_grpc.add_EvalServiceServicer_to_server(EvalServicer(self.evals.service), server)
+        schedules = ScheduleServicer(self.schedules.service)
+        schedules_pb2_grpc.add_ScheduleServiceServicer_to_server(schedules, server)
+
+    def start(self) -> list[asyncio.Task[None]]:
+        return [self.evals.start(), self.schedules.start()]

@@ -24,9 +24,9 @@ from stores.rate_limits.base import RateLimiter, parse_limits
 from stores.redis_options import RedisOptions
 from stores.retention.sql import SqlActionHistoryEntries, SqlArtifactVersions, SqlTaskRecords
 from stores.retention.sweeper import RetentionSweeper, Rule
+from stores.schedules.sql import SqlScheduleStore
 from stores.sql.database import Database
 from stores.sql.engine import PoolOptions
-from stores.schedules.sql import SqlScheduleStore
 from stores.traces.sql import SqlTraceStore
 from stores.usage.sql import SqlUsageLedger
 from stores.webhooks.sql import SqlWebhookStore

@@ -21,7 +21,7 @@ class ScheduleStore(Protocol):
 
     async def get(self, tenant: str, schedule_id: str) -> Schedule | None: ...
 
-    async def list(self, tenant: str) -> list[Schedule]:
+    async def of_tenant(self, tenant: str) -> list[Schedule]:
         """The tenant's schedules, oldest first."""
         ...
 

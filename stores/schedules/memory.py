@@ -20,7 +20,7 @@ class MemoryScheduleStore:
         found = self._schedules.get(schedule_id)
         return found if found is not None and found.tenant == tenant else None
 
-    async def list(self, tenant: str) -> list[Schedule]:
+    async def of_tenant(self, tenant: str) -> list[Schedule]:
         return [s for s in self._schedules.values() if s.tenant == tenant]
 
     async def replace(self, schedule: Schedule, etag: str) -> bool:

@@ -92,12 +92,8 @@ class SqlScheduleStore:
             row = (await connection.execute(query)).first()
         return _schedule(row) if row is not None else None
 
-    async def list(self, tenant: str) -> list[Schedule]:
-        query = (
-            select(schedules)
-            .where(_S.tenant == tenant)
-            .order_by(_S.created_at, _S.schedule_id)
-        )
+    async def of_tenant(self, tenant: str) -> list[Schedule]:
+        query = select(schedules).where(_S.tenant == tenant).order_by(_S.created_at, _S.schedule_id)
         async with self._engine.connect() as connection:
             return [_schedule(row) for row in await connection.execute(query)]
 
@@ -118,9 +114,7 @@ class SqlScheduleStore:
             delete(schedules).where(_S.schedule_id == schedule_id, _S.tenant == tenant)
         )
         if gone:
-            await self._writer.execute(
-                delete(schedule_runs).where(_R.schedule_id == schedule_id)
-            )
+            await self._writer.execute(delete(schedule_runs).where(_R.schedule_id == schedule_id))
         return bool(gone)
 
     async def claim(
@@ -188,9 +182,7 @@ class SqlScheduleStore:
         await self._writer.execute(statement)
 
     async def get_run(self, schedule_id: str, due_at: datetime) -> ScheduleRun | None:
-        query = select(schedule_runs).where(
-            _R.schedule_id == schedule_id, _R.due_at == due_at
-        )
+        query = select(schedule_runs).where(_R.schedule_id == schedule_id, _R.due_at == due_at)
         async with self._engine.connect() as connection:
             row = (await connection.execute(query)).first()
         return _run(row) if row is not None else None

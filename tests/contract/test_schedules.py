@@ -71,7 +71,7 @@ async def test_create_get_list_per_tenant(stores: tuple[ScheduleStore, ScheduleS
     await one.create(schedule("s2", tenant="other"))
     assert await two.get("acme", "s1") == schedule("s1")
     assert await two.get("other", "s1") is None
-    assert [s.schedule_id for s in await two.list("acme")] == ["s1"]
+    assert [s.schedule_id for s in await two.of_tenant("acme")] == ["s1"]
 
 
 async def test_replace_only_on_the_etag_read(
@@ -112,7 +112,8 @@ async def test_save_claimed_writes_and_releases_only_for_the_holder(
     assert await two.save_claimed(advanced, "r1")
     assert await one.claim(T0 + SECOND, "r2", T0 + 10 * SECOND, 10) == []
     stored = await one.get("acme", "s1")
-    assert stored is not None and stored.wake_at == T0 + 60 * SECOND
+    assert stored is not None
+    assert stored.wake_at == T0 + 60 * SECOND
 
 
 async def test_a_changed_schedule_is_not_overwritten_by_its_claim(
@@ -139,7 +140,8 @@ async def test_one_run_per_due_time(stores: tuple[ScheduleStore, ScheduleStore])
     await one.add_run(ScheduleRun("s1", "acme", T0 + SECOND, RunState.STARTED, request_id="q"))
     assert [r.due_at for r in await two.runs("acme", "s1", 10)] == [T0 + SECOND, T0]
     found = await two.run_by_request("s1", "q")
-    assert found is not None and found.due_at == T0 + SECOND
+    assert found is not None
+    assert found.due_at == T0 + SECOND
     assert await two.sweep(T0 + 2 * SECOND, 1) == 1  # the oldest first
     assert [r.due_at for r in await one.runs("acme", "s1", 10)] == [T0 + SECOND]
     assert await two.delete("acme", "s1")

@@ -89,7 +89,7 @@ async def test_every_due_time_has_one_task_across_a_kill_9(
             AGENTD_SCHEDULE_LEASE_SECONDS=str(LEASE),
             AGENTD_SCHEDULE_TICK_SECONDS="0.2",
         )
-        with server_process(tmp_path / "b", env) as second:
+        with server_process(tmp_path / "b", env):
             with server_process(tmp_path / "a", env) as first:
                 start = datetime.now(UTC) + timedelta(seconds=3)
                 ids = await _create(first.address, start)

@@ -7,7 +7,7 @@ from agentd.v1 import schedules_pb2 as pb
 from agentd.v1 import schedules_pb2_grpc as pb_grpc
 from core.identity import CallContext
 from server.calls import unary
-from server.convert import schedules as convert
+from server.convert.scheduled import schedules as convert
 from server.rpcs.common import required_id
 from server.services.scheduled.service import ScheduleService
 
@@ -37,7 +37,7 @@ class ScheduleServicer(pb_grpc.ScheduleServiceServicer):
         state = convert.STATES_BY_PROTO.get(request.state)
         found = [
             schedule
-            for schedule in await self._schedules.list(call.principal)
+            for schedule in await self._schedules.of_tenant(call.principal)
             if (not request.agent or schedule.task.agent == request.agent)
             and (state is None or schedule.state is state)
         ]

@@ -12,6 +12,7 @@ instead of starting a second one.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Protocol
@@ -178,10 +179,8 @@ class Firing:
                 queued = await self._settle(schedule, run, RunState.QUEUED)
                 return replace(queued, queued_due=due)
             why = f"cancelled by schedule {schedule.schedule_id}: its run due {due.isoformat()}"
-            try:
+            with contextlib.suppress(AgentdError):  # it ended meanwhile
                 await self.engine.cancel(schedule.tenant, previous, why)
-            except AgentdError:  # it ended meanwhile
-                pass
         return await self.start(schedule, run)
 
     async def _dequeue(self, schedule: Schedule, now: datetime) -> Schedule:
@@ -219,9 +218,7 @@ class Firing:
             return replace(refused, refusals=refusals)
         why = f"{refusals} runs in a row were refused; the last: {reason}"
         log.warning("schedule paused", schedule_id=schedule.schedule_id, reason=why)
-        return replace(
-            refused, refusals=refusals, state=ScheduleState.PAUSED, pause_reason=why
-        )
+        return replace(refused, refusals=refusals, state=ScheduleState.PAUSED, pause_reason=why)
 
     async def _settle(
         self,

@@ -114,8 +114,8 @@ class ScheduleService:
             raise ScheduleNotFoundError(schedule_id)
         return found
 
-    async def list(self, principal: Principal) -> list[Schedule]:
-        return await self.store.list(principal.tenant)
+    async def of_tenant(self, principal: Principal) -> list[Schedule]:
+        return await self.store.of_tenant(principal.tenant)
 
     async def _write(self, stored: Schedule, changed: Schedule, etag: str) -> Schedule:
         if etag and etag != stored.etag:
@@ -138,11 +138,13 @@ class ScheduleService:
         if unknown:
             allowed = ", ".join(FIELDS)
             raise InvalidArgumentError(
-                [FieldViolation("update_mask", f"{name!r} is not one of: {allowed}")
-                 for name in unknown]
+                [
+                    FieldViolation("update_mask", f"{name!r} is not one of: {allowed}")
+                    for name in unknown
+                ]
             )
         changes = {FIELDS[name]: getattr(draft, FIELDS[name]) for name in names}
-        changed = replace(stored, **changes)  # type: ignore[arg-type]
+        changed = replace(stored, **changes)
         now = self.clock.now()
         await self._check(changed, now)
         if "timing" in names:
@@ -182,8 +184,12 @@ class ScheduleService:
                 return earlier
         now = self.clock.now()
         run = ScheduleRun(
-            schedule_id, schedule.tenant, now, RunState.PENDING,
-            request_id=request_id, created_at=now,
+            schedule_id,
+            schedule.tenant,
+            now,
+            RunState.PENDING,
+            request_id=request_id,
+            created_at=now,
         )
         if not await self.store.add_run(run):
             found = await self.store.get_run(schedule_id, now)

@@ -19,8 +19,8 @@ from records.schedules.timing import (
 BERLIN_0230 = Timing(TimingKind.CRON, expression="30 2 * * *", time_zone="Europe/Berlin")
 
 
-def utc(*parts: int) -> datetime:
-    return datetime(*parts, tzinfo=UTC)
+def utc(year: int, month: int, day: int, hour: int = 0, minute: int = 0) -> datetime:
+    return datetime(year, month, day, hour, minute, tzinfo=UTC)
 
 
 def test_0230_berlin_across_the_spring_gap_runs_at_0300_that_day() -> None:
@@ -80,7 +80,8 @@ DUE = [NOW - timedelta(minutes=m) for m in (50, 30, 10)] + [NOW - timedelta(seco
 def test_on_time_due_times_run_whatever_the_policy() -> None:
     for policy in CatchUp:
         chosen = select(DUE[-1:], NOW, policy, window=0, tolerance=20)
-        assert chosen.run == (DUE[-1],) and chosen.missed == ()
+        assert chosen.run == (DUE[-1],)
+        assert chosen.missed == ()
 
 
 def test_catch_up_latest_runs_the_newest_late_one_only_without_an_on_time_one() -> None:

@@ -54,9 +54,13 @@ class FakeEngine:
         key = (principal.tenant, principal.id, request.idempotency_key)
         if key in self.keys:
             return self.tasks[self.keys[key]]
-        task = Task(task_id=f"t{len(self.tasks) + 1}", tenant=principal.tenant,
-                    owner=principal.id, goal=request.goal,
-                    status=TaskStatus.COMPLETED if self.quick else TaskStatus.RUNNING)
+        task = Task(
+            task_id=f"t{len(self.tasks) + 1}",
+            tenant=principal.tenant,
+            owner=principal.id,
+            goal=request.goal,
+            status=TaskStatus.COMPLETED if self.quick else TaskStatus.RUNNING,
+        )
         self.tasks[task.task_id] = task
         self.keys[key] = task.task_id
         self.requests.append((request, principal))
@@ -90,8 +94,13 @@ def every_minute(**changes: object) -> Schedule:
     return replace(schedule, **changes)  # type: ignore[arg-type]
 
 
-def firing(store: MemoryScheduleStore, engine: FakeEngine, clock: ManualClock,
-           replica: str = "r1", keys: InMemoryKeyStore | None = None) -> Firing:
+def firing(
+    store: MemoryScheduleStore,
+    engine: FakeEngine,
+    clock: ManualClock,
+    replica: str = "r1",
+    keys: InMemoryKeyStore | None = None,
+) -> Firing:
     return Firing(store, engine, Standing(keys), clock, replica, SETTINGS)
 
 
@@ -112,16 +121,20 @@ async def test_each_due_time_starts_one_task_with_the_schedules_label_and_contex
     assert [s for _, s, _ in await run_states(store)] == [RunState.STARTED] * 3
     assert len(engine.tasks) == 3
     request, principal = engine.requests[0]
-    assert request.labels[SCHEDULE_LABEL] == "s1" and principal == ALICE
+    assert request.labels[SCHEDULE_LABEL] == "s1"
+    assert principal == ALICE
     assert request.context == {
-        "team": "ops", "schedule": {"schedule_id": "s1", "due_time": T0.isoformat()}
+        "team": "ops",
+        "schedule": {"schedule_id": "s1", "due_time": T0.isoformat()},
     }
     stored = await store.get("acme", "s1")
-    assert stored is not None and stored.next_due == T0 + timedelta(minutes=3)
+    assert stored is not None
+    assert stored.next_due == T0 + timedelta(minutes=3)
 
 
-async def test_a_replica_dying_mid_fire_is_taken_over_after_its_lease_without_a_second_task(
-) -> None:
+async def test_a_replica_dying_mid_fire_is_taken_over_after_its_lease_without_a_second_task() -> (
+    None
+):
     store, engine, clock = MemoryScheduleStore(), FakeEngine(), ManualClock(T0)
     await store.create(every_minute())
     dying = firing(store, engine, clock, "r1")
@@ -170,13 +183,17 @@ async def test_queue_one_starts_the_queued_run_when_the_previous_ends() -> None:
     clock.advance(60)
     await fire.tick()  # one is queued already: skipped
     assert [s for _, s, _ in await run_states(store)] == [
-        RunState.STARTED, RunState.QUEUED, RunState.SKIPPED
+        RunState.STARTED,
+        RunState.QUEUED,
+        RunState.SKIPPED,
     ]
     engine.finish_all()
     clock.advance(1)
     await fire.tick()
     assert [(s, t) for _, s, t in await run_states(store)] == [
-        (RunState.STARTED, "t1"), (RunState.STARTED, "t2"), (RunState.SKIPPED, "")
+        (RunState.STARTED, "t1"),
+        (RunState.STARTED, "t2"),
+        (RunState.SKIPPED, ""),
     ]
 
 
@@ -189,7 +206,8 @@ async def test_cancel_previous_cancels_the_running_task_and_starts() -> None:
     await fire.tick()
     assert engine.tasks["t1"].status is TaskStatus.CANCELLED
     assert [(s, t) for _, s, t in await run_states(store)] == [
-        (RunState.STARTED, "t1"), (RunState.STARTED, "t2")
+        (RunState.STARTED, "t1"),
+        (RunState.STARTED, "t2"),
     ]
 
 
@@ -203,7 +221,8 @@ async def test_catch_up_after_an_outage_follows_the_policy() -> None:
         assert states.count(RunState.STARTED) == started, policy
         assert states.count(RunState.MISSED) == 10 - started, policy
         stored = await store.get("acme", "s1")
-        assert stored is not None and stored.next_due == T0 + timedelta(minutes=10)
+        assert stored is not None
+        assert stored.next_due == T0 + timedelta(minutes=10)
 
 
 async def test_a_revoked_key_refuses_runs_with_the_reason_then_pauses() -> None:
@@ -223,8 +242,10 @@ async def test_a_revoked_key_refuses_runs_with_the_reason_then_pauses() -> None:
     assert [r.state for r in reversed(runs)] == [RunState.STARTED] + [RunState.REFUSED] * 3
     assert "holds no active API key" in runs[0].reason
     stored = await store.get("acme", "s1")
-    assert stored is not None and stored.state is ScheduleState.PAUSED
-    assert stored.refusals == 3 and "holds no active API key" in stored.pause_reason
+    assert stored is not None
+    assert stored.state is ScheduleState.PAUSED
+    assert stored.refusals == 3
+    assert "holds no active API key" in stored.pause_reason
     clock.advance(60)
     await fire.tick()  # paused: nothing more is claimed
     assert len(await store.runs("acme", "s1", 10)) == 4
@@ -237,12 +258,15 @@ async def test_a_revoked_grant_refuses_and_a_success_resets_the_count() -> None:
     engine.denied.add("alice")
     await fire.tick()
     runs = await store.runs("acme", "s1", 1)
-    assert runs[0].state is RunState.REFUSED and "permission denied" in runs[0].reason
+    assert runs[0].state is RunState.REFUSED
+    assert "permission denied" in runs[0].reason
     engine.denied.clear()
     clock.advance(60)
     await fire.tick()
     stored = await store.get("acme", "s1")
-    assert stored is not None and stored.refusals == 0 and stored.state is ScheduleState.ACTIVE
+    assert stored is not None
+    assert stored.refusals == 0
+    assert stored.state is ScheduleState.ACTIVE
 
 
 async def test_roles_are_taken_from_the_principals_active_key_now() -> None:
@@ -259,4 +283,6 @@ async def test_a_one_time_schedule_ends_after_its_run() -> None:
     await store.create(every_minute(timing=Timing(TimingKind.ONCE, at=T0)))
     await firing(store, engine, clock).tick()
     stored = await store.get("acme", "s1")
-    assert stored is not None and stored.state is ScheduleState.ENDED and stored.next_due is None
+    assert stored is not None
+    assert stored.state is ScheduleState.ENDED
+    assert stored.next_due is None

@@ -69,10 +69,16 @@ def _bad(field: str, why: str) -> InvalidArgumentError:
     return InvalidArgumentError([FieldViolation(field, why)])
 
 
-def _enum(table: dict[int, object], value: int, field: str) -> object:
-    if value not in table:
-        raise _bad(field, f"{value} is not one of its values")
-    return table[value]
+def _overlap(value: int) -> Overlap:
+    if value not in _OVERLAPS:
+        raise _bad("schedule.overlap", f"{value} is not an overlap policy")
+    return _OVERLAPS[value]  # type: ignore[index]
+
+
+def _catch_up(value: int) -> CatchUp:
+    if value not in _CATCH_UPS:
+        raise _bad("schedule.catch_up", f"{value} is not a catch-up policy")
+    return _CATCH_UPS[value]  # type: ignore[index]
 
 
 def timing_from_proto(timing: pb.ScheduleTiming) -> Timing:
@@ -114,9 +120,6 @@ def task_from_proto(task: pb.ScheduledTask) -> TaskTemplate:
 
 def schedule_from_proto(schedule: pb.Schedule) -> Schedule:
     """A draft: the service fills its id, tenant, principal, etag and times."""
-    overlap = _enum(_OVERLAPS, schedule.overlap, "schedule.overlap")
-    catch_up = _enum(_CATCH_UPS, schedule.catch_up, "schedule.catch_up")
-    assert isinstance(overlap, Overlap) and isinstance(catch_up, CatchUp)
     return Schedule(
         schedule_id=schedule.id,
         tenant="",
@@ -124,8 +127,8 @@ def schedule_from_proto(schedule: pb.Schedule) -> Schedule:
         task=task_from_proto(schedule.task),
         principal=ANONYMOUS,
         display_name=schedule.display_name,
-        overlap=overlap,
-        catch_up=catch_up,
+        overlap=_overlap(schedule.overlap),
+        catch_up=_catch_up(schedule.catch_up),
         catch_up_window_seconds=schedule.catch_up_window.ToTimedelta().total_seconds(),
         labels=dict(schedule.labels),
     )
@@ -183,8 +186,8 @@ def schedule_to_proto(schedule: Schedule) -> pb.Schedule:
         display_name=schedule.display_name,
         timing=_timing_to_proto(schedule.timing),
         task=_task_to_proto(schedule.task),
-        overlap={v: k for k, v in _OVERLAPS.items() if k}[schedule.overlap],  # type: ignore[arg-type]
-        catch_up={v: k for k, v in _CATCH_UPS.items() if k}[schedule.catch_up],  # type: ignore[arg-type]
+        overlap={v: k for k, v in _OVERLAPS.items() if k}[schedule.overlap],
+        catch_up={v: k for k, v in _CATCH_UPS.items() if k}[schedule.catch_up],
         catch_up_window=to_duration(schedule.catch_up_window_seconds),
         state=_STATES[schedule.state],
         pause_reason=schedule.pause_reason,
