@@ -8,13 +8,11 @@ import asyncio
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-import grpc
 import pytest
 from google.protobuf import duration_pb2, timestamp_pb2
 
 from agent.llm.fakes.server import FakeOpenAIServer
 from agentd.v1 import schedules_pb2 as pb
-from agentd.v1 import schedules_pb2_grpc as pb_grpc
 from agentd_client.client import AgentClient
 from tests.helpers import server_process
 from tests.integration.test_takeover import kill, replica_env
@@ -34,8 +32,7 @@ def _stamp(moment: datetime) -> timestamp_pb2.Timestamp:
 
 
 async def _create(address: str, start: datetime) -> list[str]:
-    async with grpc.aio.insecure_channel(address) as channel:
-        stub = pb_grpc.ScheduleServiceStub(channel)
+    async with AgentClient(address) as client:
         ids = []
         for n in range(SCHEDULES):
             timing = pb.ScheduleTiming(
@@ -51,16 +48,13 @@ async def _create(address: str, start: datetime) -> list[str]:
                 catch_up=pb.CATCH_UP_POLICY_EACH,
                 catch_up_window=duration_pb2.Duration(seconds=60),
             )
-            made = await stub.CreateSchedule(pb.CreateScheduleRequest(schedule=schedule))
+            made = await client.create_schedule(schedule)
             ids.append(made.id)
         return ids
 
 
-async def _runs(address: str, schedule_id: str) -> list[pb.ScheduleRun]:
-    async with grpc.aio.insecure_channel(address) as channel:
-        stub = pb_grpc.ScheduleServiceStub(channel)
-        request = pb.ListScheduleRunsRequest(schedule_id=schedule_id, page_size=100)
-        return list((await stub.ListScheduleRuns(request)).runs)
+async def _runs(client: AgentClient, schedule_id: str) -> list[pb.ScheduleRun]:
+    return list((await client.list_schedule_runs(schedule_id, page_size=100)).runs)
 
 
 async def _tasks_of(client: AgentClient, schedule_id: str) -> list[str]:
@@ -102,7 +96,7 @@ async def test_every_due_time_has_one_task_across_a_kill_9(
                 due = [start + timedelta(seconds=EVERY * k) for k in range(FOR // EVERY)]
                 async with AgentClient(again.address) as client:
                     for schedule_id in ids:
-                        runs = await _runs(again.address, schedule_id)
+                        runs = await _runs(client, schedule_id)
                         by_due = sorted(r.due_time.ToDatetime(UTC) for r in runs)
                         assert by_due == due, schedule_id  # none missed, none twice
                         assert all(r.state == pb.SCHEDULE_RUN_STATE_STARTED for r in runs)

@@ -45,6 +45,7 @@ from agentd_client.requests import Decision
 from agentd_client.requests import execute_request as _execute_request
 from agentd_client.requests import to_python as to_python  # re-exported: part of the API
 from agentd_client.requests import to_struct as to_struct
+from agentd_client.scheduled.methods import ScheduleMethods
 from agentd_client.status_details import from_rpc_error
 from agentd_client.usage import UsageMethods
 from agentd_client.webhooks import WebhookMethods
@@ -67,6 +68,7 @@ class AgentClient(
     ReplayMethods,
     TraceMethods,
     EvalMethods,
+    ScheduleMethods,
 ):
     """An async client over one channel. Use as an async context manager, or call `close()`.
 

@@ -25,6 +25,7 @@ from agentd_client.sync.grants import SyncGrantMethods
 from agentd_client.sync.inbox import SyncInboxMethods
 from agentd_client.sync.knowledge import SyncKnowledgeMethods
 from agentd_client.sync.replays import SyncReplayMethods
+from agentd_client.sync.schedules import SyncScheduleMethods
 from agentd_client.sync.traces import SyncTraceMethods
 
 
@@ -37,6 +38,7 @@ class AgentClient(
     SyncReplayMethods,
     SyncTraceMethods,
     SyncEvalMethods,
+    SyncScheduleMethods,
 ):
     """A blocking client over one channel (safe to share between threads). Use as a
     context manager, or call `close()`. Its arguments are the async client's: `target`
