@@ -59,6 +59,7 @@ from clients import (
     webhooks_cli,
 )
 from clients.output import as_json, error_line, nothing, table
+from clients.scheduled import schedules_cli
 
 ENVIRONMENT = (*ADDRESS_VARIABLES, API_KEY_VARIABLE)
 """Every variable the client commands read (the server's are its settings)."""
@@ -134,6 +135,7 @@ _COMMANDS: dict[str, Callable[[AgentClient, argparse.Namespace], Awaitable[int]]
     "webhooks": webhooks_cli.run_webhooks,
     "replay": replays_cli.run_replay,
     "eval": evals_cli.run_eval,
+    "schedules": schedules_cli.run_schedules,
 }
 
 
@@ -173,6 +175,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, Any]:
     webhooks_cli.add_parsers(sub)
     replays_cli.add_parsers(sub)
     evals_cli.add_parsers(sub)
+    schedules_cli.add_parsers(sub)
     health = sub.add_parser("health", help="check the server's health")
     health.add_argument("--service", default="")
     return parser, sub

@@ -206,3 +206,22 @@ def schedule_to_proto(schedule: Schedule) -> pb.Schedule:
     if schedule.last_run is not None:
         message.last_run.CopyFrom(run_to_proto(schedule.last_run))
     return message
+
+
+MASKABLE = ("display_name", "timing", "task", "overlap", "catch_up", "catch_up_window", "labels")
+
+
+def masked(stored: pb.Schedule, given: pb.Schedule, mask: list[str]) -> pb.Schedule:
+    """`stored` with the fields `mask` names (every maskable one when empty) taken from
+    `given`; names that are not fields are left for the service to refuse."""
+    merged = pb.Schedule()
+    merged.CopyFrom(stored)
+    for name in [n for n in (mask or MASKABLE) if n in MASKABLE]:
+        if name == "labels":
+            merged.labels.clear()
+            merged.labels.update(given.labels)
+        elif name in ("timing", "task", "catch_up_window"):
+            getattr(merged, name).CopyFrom(getattr(given, name))
+        else:
+            setattr(merged, name, getattr(given, name))
+    return merged

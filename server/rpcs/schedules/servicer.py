@@ -47,9 +47,10 @@ class ScheduleServicer(pb_grpc.ScheduleServiceServicer):
     async def UpdateSchedule(  # noqa: N802
         self, request: pb.UpdateScheduleRequest, call: CallContext
     ) -> pb.Schedule:
-        required_id(request.schedule.id, "schedule.id")
-        draft = convert.schedule_from_proto(request.schedule)
+        schedule_id = required_id(request.schedule.id, "schedule.id")
         mask = list(request.update_mask.paths)
+        stored = convert.schedule_to_proto(await self._schedules.get(call.principal, schedule_id))
+        draft = convert.schedule_from_proto(convert.masked(stored, request.schedule, mask))
         updated = await self._schedules.update(call, draft, mask, request.etag)
         return convert.schedule_to_proto(updated)
 
