@@ -14,8 +14,9 @@ parked: every task INPUT_REQUIRED at once, a further task run at once, every one
 completed once approved, <= 5 KB per parked task (the process alone); parked-kill: every
 one completed on the survivor, no POST twice; schedules: every due time of 60 schedules
 once across three replicas and a kill -9, lateness p99 <= 1 s away from the kill;
-burst-budget: the ledger within the budget plus one call per replica, every refused start with the budget's QuotaFailure, every
-started task ended (answered or stopped BUDGET_EXHAUSTED), nothing left reserved.
+burst-budget: the ledger within the budget plus one call per replica, every refused start
+with the budget's QuotaFailure, every started task ended (answered or stopped
+BUDGET_EXHAUSTED), nothing left reserved.
 Exit status 1 when a target is missed.
 """
 
