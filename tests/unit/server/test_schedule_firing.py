@@ -286,3 +286,31 @@ async def test_a_one_time_schedule_ends_after_its_run() -> None:
     assert stored is not None
     assert stored.state is ScheduleState.ENDED
     assert stored.next_due is None
+
+
+async def test_0230_berlin_fires_at_the_documented_times_across_both_changes() -> None:
+    """docs/schedules.md's table, fired by the loop with a controlled clock."""
+    timing = Timing(TimingKind.CRON, expression="30 2 * * *", time_zone="Europe/Berlin")
+    expected = {
+        "spring": [
+            datetime(2026, 3, d, h, m, tzinfo=UTC)
+            for d, h, m in ((28, 1, 30), (29, 1, 0), (30, 0, 30))
+        ],
+        "autumn": [
+            datetime(2026, 10, d, h, m, tzinfo=UTC)
+            for d, h, m in ((24, 0, 30), (25, 0, 30), (26, 1, 30))
+        ],
+    }
+    for times in expected.values():
+        store = MemoryScheduleStore()
+        engine = FakeEngine(quick=True)
+        clock = ManualClock(times[0] - timedelta(hours=1))
+        await store.create(every_minute(timing=timing, next_due=times[0], wake_at=times[0]))
+        fire = firing(store, engine, clock)
+        while clock.now() < times[-1] + timedelta(hours=1):
+            clock.advance(600)  # every ten minutes, for three days
+            await fire.tick()
+        runs = await run_states(store)
+        assert [(due, state) for due, state, _ in runs] == [
+            (due, RunState.STARTED) for due in times
+        ]
