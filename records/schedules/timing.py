@@ -55,9 +55,13 @@ def monotonic() -> float:
 
 
 def cron_problem(expression: str) -> str | None:
-    """Why `expression` is not a 5-field cron expression, or None."""
-    if len(expression.split()) != 5:
-        return "must have 5 fields (minute hour day-of-month month day-of-week)"
+    """Why `expression` is not a cron expression of 5 fields, or 6 with seconds first,
+    or None."""
+    if len(expression.split()) not in (5, 6):
+        return (
+            "must have 5 fields (minute hour day-of-month month day-of-week), or 6 with "
+            "seconds first"
+        )
     try:
         CronSim(expression, datetime(2026, 1, 1, tzinfo=UTC))
     except CronSimError as error:

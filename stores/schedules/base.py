@@ -16,8 +16,14 @@ from typing import Protocol
 from records.schedules.model import Schedule, ScheduleRun
 
 
+class ScheduleExistsError(Exception):
+    """`create` of a schedule id that is taken (a retried create with a request id)."""
+
+
 class ScheduleStore(Protocol):
-    async def create(self, schedule: Schedule) -> None: ...
+    async def create(self, schedule: Schedule) -> None:
+        """Store a new schedule; ScheduleExistsError when its id is taken."""
+        ...
 
     async def get(self, tenant: str, schedule_id: str) -> Schedule | None: ...
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from records.schedules.model import Schedule, ScheduleRun, ScheduleState
+from stores.schedules.base import ScheduleExistsError
 
 
 class MemoryScheduleStore:
@@ -14,6 +15,8 @@ class MemoryScheduleStore:
         self._runs: dict[tuple[str, datetime], ScheduleRun] = {}
 
     async def create(self, schedule: Schedule) -> None:
+        if schedule.schedule_id in self._schedules:
+            raise ScheduleExistsError(schedule.schedule_id)
         self._schedules[schedule.schedule_id] = schedule
 
     async def get(self, tenant: str, schedule_id: str) -> Schedule | None:

@@ -19,6 +19,7 @@ from sqlalchemy import and_, delete, or_, select, tuple_, update
 
 from records.schedules.codec import schedule_from_json, schedule_to_json
 from records.schedules.model import RunState, Schedule, ScheduleRun, ScheduleState
+from stores.schedules.base import ScheduleExistsError
 from stores.schedules.tables import schedule_runs, schedules
 from stores.sql.database import Database
 from stores.sql.times import aware
@@ -84,7 +85,10 @@ class SqlScheduleStore:
             "created_at": schedule.created_at,
             **_columns(schedule),
         }
-        await self._writer.insert(schedules, row)
+        try:
+            await self._writer.insert(schedules, row)
+        except sqlalchemy.exc.IntegrityError:
+            raise ScheduleExistsError(schedule.schedule_id) from None
 
     async def get(self, tenant: str, schedule_id: str) -> Schedule | None:
         query = select(schedules).where(_S.schedule_id == schedule_id, _S.tenant == tenant)

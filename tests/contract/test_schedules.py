@@ -23,7 +23,7 @@ from records.schedules.model import (
     Timing,
     TimingKind,
 )
-from stores.schedules.base import ScheduleStore
+from stores.schedules.base import ScheduleExistsError, ScheduleStore
 from stores.schedules.memory import MemoryScheduleStore
 from stores.schedules.sql import SqlScheduleStore
 from stores.sql.database import Database
@@ -72,6 +72,8 @@ async def test_create_get_list_per_tenant(stores: tuple[ScheduleStore, ScheduleS
     assert await two.get("acme", "s1") == schedule("s1")
     assert await two.get("other", "s1") is None
     assert [s.schedule_id for s in await two.of_tenant("acme")] == ["s1"]
+    with pytest.raises(ScheduleExistsError):
+        await two.create(schedule("s1"))
 
 
 async def test_replace_only_on_the_etag_read(

@@ -23,7 +23,8 @@ class ScheduleServicer(pb_grpc.ScheduleServiceServicer):
         self, request: pb.CreateScheduleRequest, call: CallContext
     ) -> pb.Schedule:
         draft = convert.schedule_from_proto(request.schedule)
-        return convert.schedule_to_proto(await self._schedules.create(call, draft))
+        made = await self._schedules.create(call, draft, request.request_id)
+        return convert.schedule_to_proto(made)
 
     @unary
     async def GetSchedule(self, request: pb.GetScheduleRequest, call: CallContext) -> pb.Schedule:  # noqa: N802

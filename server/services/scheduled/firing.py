@@ -146,7 +146,7 @@ class Firing:
                 await self._record(schedule, missed, now, RunState.MISSED, reason=reason)
             for time in chosen.run:
                 if schedule.state is ScheduleState.ACTIVE:
-                    schedule = await self._due(schedule, time, now)
+                    schedule = await self.due_time(schedule, time, now)
             after = due[-1] if due else now
             schedule = replace(schedule, next_due=next_due(schedule.timing, after))
         return _woken(schedule, now, self.settings.tick_seconds)
@@ -159,7 +159,9 @@ class Firing:
         )
         return await self.store.add_run(run)
 
-    async def _due(self, schedule: Schedule, due: datetime, now: datetime) -> Schedule:
+    async def due_time(self, schedule: Schedule, due: datetime, now: datetime) -> Schedule:
+        """Record `due`'s run (or take over its PENDING one) and start its task under the
+        overlap policy; the schedule with what became of it (not yet written)."""
         run = ScheduleRun(
             schedule.schedule_id, schedule.tenant, due, RunState.PENDING, created_at=now
         )

@@ -5,6 +5,7 @@ AGENTD_SCHEDULE_ADMIN_ROLES (`Action.MANAGE_SCHEDULES`)."""
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
@@ -30,7 +31,7 @@ from records.schedules.timing import Clock, next_due
 from records.tasks import TaskStatus
 from server.services.scheduled.checks import check
 from server.services.scheduled.firing import Firing
-from stores.schedules.base import ScheduleStore
+from stores.schedules.base import ScheduleExistsError, ScheduleStore
 
 FindAgent = Callable[[str, str], Awaitable[object]]
 """Raises AgentNotFoundError (as StartTask would) when the tenant has no such agent."""
@@ -48,6 +49,13 @@ FIELDS = {
 
 def new_etag() -> str:
     return secrets.token_hex(8)
+
+
+def _schedule_id(principal: Principal, request_id: str) -> str:
+    if not request_id:
+        return f"sch_{secrets.token_hex(8)}"
+    scope = f"{principal.tenant}\n{principal.id}\n{request_id}".encode()
+    return f"sch_{hashlib.sha256(scope).hexdigest()[:16]}"
 
 
 def scheduled(schedule: Schedule, now: datetime) -> Schedule:
@@ -89,13 +97,20 @@ class ScheduleService:
         if schedule.task.agent:
             await self.find_agent(schedule.principal.tenant, schedule.task.agent)
 
-    async def create(self, call: CallContext, draft: Schedule) -> Schedule:
+    async def create(self, call: CallContext, draft: Schedule, request_id: str = "") -> Schedule:
+        """A new schedule run as the caller; a retry with the same `request_id` gets the
+        schedule the first made (its id derived from the caller and the request id)."""
         principal = call.principal
         self._manage(principal)
+        schedule_id = _schedule_id(principal, request_id)
+        if request_id:
+            earlier = await self.store.get(principal.tenant, schedule_id)
+            if earlier is not None:
+                return earlier
         now = self.clock.now()
         schedule = replace(
             draft,
-            schedule_id=f"sch_{secrets.token_hex(8)}",
+            schedule_id=schedule_id,
             tenant=principal.tenant,
             principal=principal,
             state=ScheduleState.ACTIVE,
@@ -105,7 +120,10 @@ class ScheduleService:
         )
         await self._check(schedule, now)
         schedule = scheduled(schedule, now)
-        await self.store.create(schedule)
+        try:
+            await self.store.create(schedule)
+        except ScheduleExistsError:  # a retry raced the first: that one's
+            return await self.get(principal, schedule_id)
         return schedule
 
     async def get(self, principal: Principal, schedule_id: str) -> Schedule:
@@ -160,11 +178,14 @@ class ScheduleService:
         )
 
     async def resume(self, call: CallContext, schedule_id: str, etag: str = "") -> Schedule:
-        """Active again from now: due times that passed while it was paused do not run."""
+        """Active again: the due times that passed while it was paused are handled by
+        its catch-up rule at the next tick (MISSED outside it)."""
         self._manage(call.principal)
         stored = await self.get(call.principal, schedule_id)
         active = replace(stored, state=ScheduleState.ACTIVE, pause_reason="", refusals=0)
-        return await self._write(stored, scheduled(active, self.clock.now()), etag)
+        if active.next_due is None:
+            active = scheduled(active, self.clock.now())
+        return await self._write(stored, replace(active, wake_at=active.next_due), etag)
 
     async def delete(self, call: CallContext, schedule_id: str, etag: str = "") -> None:
         self._manage(call.principal)
@@ -195,9 +216,13 @@ class ScheduleService:
             found = await self.store.get_run(schedule_id, now)
             assert found is not None
             return found
-        fired = await self.firing.start(schedule, run)
-        assert fired.last_run is not None
-        return fired.last_run
+        fired = await self.firing.due_time(schedule, now, now)  # under its overlap policy
+        if fired != schedule:  # its current task, a queued run: best effort (a firing
+            # replica holding it meanwhile keeps its own, and its save is then refused)
+            await self.store.replace(replace(fired, etag=new_etag()), schedule.etag)
+        found = await self.store.get_run(schedule_id, now)
+        assert found is not None
+        return found
 
     async def runs(self, principal: Principal, schedule_id: str, limit: int) -> list[RunView]:
         """The schedule's newest runs first, each with its task's status now."""

@@ -68,7 +68,10 @@ def test_cron_respects_its_start() -> None:
 def test_bad_cron_and_zone_are_named() -> None:
     assert cron_problem("30 2 * * *") is None
     assert cron_problem("61 2 * * *") is not None
-    assert cron_problem("0 30 2 * * *") is not None  # seconds are not taken
+    assert cron_problem("0 30 2 * * *") is None  # seconds first
+    assert cron_problem("0 0 30 2 * * *") is not None
+    seconds = Timing(TimingKind.CRON, expression="*/20 * * * * *")
+    assert next_due(seconds, utc(2026, 1, 1)) == utc(2026, 1, 1) + timedelta(seconds=20)
     assert zone_problem("Europe/Berlin") is None
     assert zone_problem("Mars/Olympus") is not None
 

@@ -138,16 +138,44 @@ async def test_update_takes_the_masked_fields_on_the_etag_read() -> None:
     assert fields(caught.value) == {"update_mask"}
 
 
-async def test_pause_and_resume_from_now() -> None:
-    schedules, _, clock = service()
+async def test_pause_then_resume_leaves_the_missed_due_times_to_the_catch_up_rule() -> None:
+    schedules, engine, clock = service()
     made = await schedules.create(OPERATOR, draft())
     paused = await schedules.pause(OPERATOR, made.schedule_id)
     assert paused.state is ScheduleState.PAUSED
     assert paused.pause_reason == "paused by ops"
     clock.advance(7 * 86_400)
+    assert await schedules.firing.tick() == 0  # paused: not claimed
     resumed = await schedules.resume(OPERATOR, made.schedule_id, paused.etag)
     assert resumed.state is ScheduleState.ACTIVE
-    assert resumed.next_due == datetime(2026, 3, 9, 6, tzinfo=UTC)  # not the week missed
+    assert resumed.next_due == made.next_due
+    await schedules.firing.tick()  # LATEST, no window: the week's five are MISSED
+    views = await schedules.runs(READER.principal, made.schedule_id, 10)
+    assert [v.run.state for v in views] == [RunState.MISSED] * 5
+    stored = await schedules.get(READER.principal, made.schedule_id)
+    assert stored.next_due == datetime(2026, 3, 9, 6, tzinfo=UTC)
+    assert engine.tasks == {}
+
+
+async def test_create_is_idempotent_by_request_id() -> None:
+    schedules, _, _ = service()
+    first = await schedules.create(OPERATOR, draft(), "req-9")
+    again = await schedules.create(OPERATOR, draft(display_name="other"), "req-9")
+    assert again == first
+    other = await schedules.create(OPERATOR, draft(), "req-10")
+    assert other.schedule_id != first.schedule_id
+
+
+async def test_trigger_follows_the_overlap_policy() -> None:
+    schedules, engine, clock = service()
+    made = await schedules.create(OPERATOR, draft())
+    first = await schedules.trigger(OPERATOR, made.schedule_id, "a")
+    clock.advance(1)
+    second = await schedules.trigger(OPERATOR, made.schedule_id, "b")  # SKIP: t1 runs
+    assert first.state is RunState.STARTED
+    assert second.state is RunState.SKIPPED
+    assert "t1 still runs" in second.reason
+    assert len(engine.tasks) == 1
 
 
 async def test_trigger_runs_once_per_request_id_and_runs_show_the_task_status() -> None:
