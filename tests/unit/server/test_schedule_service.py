@@ -101,6 +101,10 @@ async def test_create_sets_the_next_due_time_in_the_zone() -> None:
             "schedule.task.context",
         ),
         ({"labels": {"Bad Key": "v"}}, "schedule.labels[Bad Key]"),
+        (
+            {"task": TaskTemplate(agent="reporter", goal="g", spend_limit=1_000_000)},
+            "schedule.task.spend_limit",
+        ),
     ],
 )
 async def test_bad_fields_are_named(changes: dict[str, object], field: str) -> None:
