@@ -39,6 +39,9 @@ SCHEDULE_LABEL = "agentd.schedule"
 """The label every scheduled task carries: its schedule's id."""
 REFUSING = ("PERMISSION_DENIED", "UNAUTHENTICATED")
 """The reasons of errors that make a run REFUSED (others make it FAILED)."""
+ELSEWHERE = ("SHUTTING_DOWN", "RESOURCE_EXHAUSTED", "STORE_UNAVAILABLE")
+"""The reasons of errors of this replica, not of the run: the run stays PENDING and the
+schedule's lease lets another replica (or this one, later) start it."""
 
 
 class Starter(Protocol):
@@ -153,11 +156,17 @@ class Firing:
 
     async def _record(
         self, schedule: Schedule, due: datetime, now: datetime, state: RunState, reason: str = ""
-    ) -> bool:
+    ) -> None:
+        """Record a due time's run as `state`; one left PENDING (its start failed on a
+        replica, and now it is too late) takes that state too."""
         run = ScheduleRun(
             schedule.schedule_id, schedule.tenant, due, state, reason=reason, created_at=now
         )
-        return await self.store.add_run(run)
+        if await self.store.add_run(run):
+            return
+        earlier = await self.store.get_run(schedule.schedule_id, due)
+        if earlier is not None and earlier.state is RunState.PENDING:
+            await self.store.update_run(replace(earlier, state=state, reason=reason))
 
     async def due_time(self, schedule: Schedule, due: datetime, now: datetime) -> Schedule:
         """Record `due`'s run (or take over its PENDING one) and start its task under the
@@ -207,6 +216,8 @@ class Firing:
             call = CallContext(principal=principal)
             task = await self.engine.start(task_request(schedule, run.due_at), call)
         except AgentdError as error:
+            if error.reason in ELSEWHERE:
+                raise
             if error.reason not in REFUSING:
                 return await self._settle(schedule, run, RunState.FAILED, reason=error.message)
             return await self._refused(schedule, run, error.message)

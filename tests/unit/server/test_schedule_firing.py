@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 
-from core.errors import PermissionDeniedError, TaskNotFoundError
+from core.errors import PermissionDeniedError, ShuttingDownError, TaskNotFoundError
 from core.identity import CallContext, Principal
 from records.keys import new_key
 from records.requests import TaskRequest
@@ -46,9 +46,14 @@ class FakeEngine:
     denied: set[str] = field(default_factory=set)
     quick: bool = False
     """Tasks end as soon as they start."""
+    draining: int = 0
+    """Starts refused with ShuttingDownError before any is accepted."""
 
     async def start(self, request: TaskRequest, call: CallContext) -> Task:
         principal = call.principal
+        if self.draining:
+            self.draining -= 1
+            raise ShuttingDownError
         if principal.id in self.denied:
             raise PermissionDeniedError("web_fetch", "execute", "grant revoked")
         key = (principal.tenant, principal.id, request.idempotency_key)
@@ -314,3 +319,26 @@ async def test_0230_berlin_fires_at_the_documented_times_across_both_changes() -
         assert [(due, state) for due, state, _ in runs] == [
             (due, RunState.STARTED) for due in times
         ]
+
+
+async def test_a_draining_replica_leaves_the_run_pending_for_another() -> None:
+    store, engine, clock = MemoryScheduleStore(), FakeEngine(draining=1), ManualClock(T0)
+    await store.create(every_minute())
+    await firing(store, engine, clock, "r1").tick()  # SHUTTING_DOWN: nothing recorded but
+    assert [s for _, s, _ in await run_states(store)] == [RunState.PENDING]
+    clock.advance(11)  # the lease ends
+    await firing(store, engine, clock, "r2").tick()
+    assert [(s, t) for _, s, t in await run_states(store)] == [(RunState.STARTED, "t1")]
+
+
+async def test_a_pending_run_found_too_late_is_recorded_missed() -> None:
+    store, engine, clock = MemoryScheduleStore(), FakeEngine(draining=1), ManualClock(T0)
+    await store.create(
+        every_minute(timing=Timing(TimingKind.INTERVAL, interval_seconds=3600, start=T0))
+    )
+    await firing(store, engine, clock, "r1").tick()
+    clock.advance(120)  # no replica for two minutes; no catch-up window
+    await firing(store, engine, clock, "r2").tick()
+    [(_, state, task)] = await run_states(store)
+    assert (state, task) == (RunState.MISSED, "")
+    assert engine.tasks == {}
