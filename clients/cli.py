@@ -60,6 +60,7 @@ from clients import (
 )
 from clients.automation import triggers as triggers_cli
 from clients.output import as_json, error_line, nothing, table
+from clients.scheduled import schedules_cli
 
 ENVIRONMENT = (*ADDRESS_VARIABLES, API_KEY_VARIABLE)
 """Every variable the client commands read (the server's are its settings)."""
@@ -136,6 +137,7 @@ _COMMANDS: dict[str, Callable[[AgentClient, argparse.Namespace], Awaitable[int]]
     "replay": replays_cli.run_replay,
     "eval": evals_cli.run_eval,
     "triggers": triggers_cli.run_triggers,
+    "schedules": schedules_cli.run_schedules,
 }
 
 
@@ -176,6 +178,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, Any]:
     replays_cli.add_parsers(sub)
     evals_cli.add_parsers(sub)
     triggers_cli.add_parsers(sub)
+    schedules_cli.add_parsers(sub)
     health = sub.add_parser("health", help="check the server's health")
     health.add_argument("--service", default="")
     return parser, sub

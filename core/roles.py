@@ -42,6 +42,7 @@ class Action(Enum):
     MANAGE_EVALS = "managing datasets and running evaluations"
     READ_EVALS = "reading datasets and evaluation runs"
     MANAGE_TRIGGERS = "managing inbound triggers"
+    MANAGE_SCHEDULES = "managing schedules"
 
     @property
     def words(self) -> str:
@@ -131,6 +132,7 @@ DEFAULT_ROLES = RoleTable.of(
         # the eval admins, then the auditors (each role once)
         Action.READ_EVALS: ("operator", "admin", "auditor"),
         Action.MANAGE_TRIGGERS: ("operator", "admin"),
+        Action.MANAGE_SCHEDULES: ("operator", "admin"),
     }
 )
 """The table the default settings give (`server.wiring.role_table.role_table`)."""

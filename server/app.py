@@ -44,8 +44,16 @@ from server.wiring.guardrails import ServerGuardrails
 from server.wiring.knowledge import open_memory
 from server.wiring.models import Spending, build_models, build_spending, model_factory
 from server.wiring.providers import configure_secrets
+from server.wiring.schedules import Schedules
 from server.wiring.services import SERVICE_NAME as SERVICE_NAME
-from server.wiring.services import Evals, Webhooks, add_services, grpc_server, start_serving
+from server.wiring.services import (
+    Evals,
+    OwnServices,
+    Webhooks,
+    add_services,
+    grpc_server,
+    start_serving,
+)
 from server.wiring.startup import serving_jobs, start_metrics, unless_stopped
 from server.wiring.stores import Callers, seal_at_start, store_settings
 from stores.build import DurableStores, LiveStores, StoreSettings, build_live, open_durable
@@ -114,7 +122,7 @@ class AgentdServer:
         models = models or build_models(settings)
         spending = build_spending(settings, durable, live, models)
         stores = (tasks, durable, live, agents, conversations, encodings, background, spending)
-        engine, memory, webhooks, evals = await _engine(settings, models, registry, *stores)
+        engine, memory, webhooks, own = await _engine(settings, models, registry, *stores)
         callers = Callers.of(settings, authenticator, where, live)  # gRPC's and HTTP's
         server, draining, audit = grpc_server(settings, callers, durable)
         health, fronts = add_services(
@@ -130,10 +138,10 @@ class AgentdServer:
             memory,
             spending,
             webhooks.service,
-            evals.service,
+            own,
         )
         port = await start_serving(server, settings, health, fronts, callers)
-        background += serving_jobs(settings, engine, durable, webhooks, evals, encodings, models)
+        background += serving_jobs(settings, engine, durable, webhooks, own, encodings, models)
         return cls(
             server,
             health,
@@ -192,10 +200,11 @@ async def _engine(
     encodings: Encodings,
     background: list[asyncio.Task[None]],
     spending: Spending,
-) -> tuple[Engine, MemoryFeature, Webhooks, Evals]:
+) -> tuple[Engine, MemoryFeature, Webhooks, OwnServices]:
     """The engine, with long-term memory, the server's guardrails (whose clients are
     held open by a background job, closed when the server stops its jobs), its meter, the
-    webhooks, whose outbox it tells of status changes, and the evaluation runs over it."""
+    webhooks, whose outbox it tells of status changes, and the evaluation runs and
+    schedules over it."""
     webhooks = Webhooks.build(settings, durable, tasks)
     memory = await open_memory(settings, durable, registry, models=models)
     guardrails = ServerGuardrails(settings, models, model_factory(models))
@@ -216,7 +225,13 @@ async def _engine(
         meter=spending.meter,
         notices=[webhooks.writer],
     )
-    return engine, memory, webhooks, Evals.build(settings, engine, durable, live, agents, models)
+    evals = Evals.build(settings, engine, durable, live, agents, models)
+    return (
+        engine,
+        memory,
+        webhooks,
+        OwnServices(evals, Schedules.build(settings, engine, durable, agents)),
+    )
 
 
 async def _tools(

@@ -2,7 +2,7 @@
 judged on and the figures measured in the same run.
 
     python -m bench.load [burst-embedded burst-redis burst-replicas burst-budget soak kill
-        memory parked parked-kill baseline] [--tasks 1000] [--hold 2.0] [--slots 100]
+        memory parked parked-kill baseline schedules] [--tasks 1000] [--hold 2.0] [--slots 100]
         [--queue 100] [--soak-seconds 60] [--soak-streams 500] [--kill-tasks 200]
         [--parked-tasks 1000] [--parked-kill-tasks 500] [--budget-tasks 600]
         [--budget-tokens 5000] [--budget-hold 0.5] [--env AGENTD_X=Y ...]
@@ -12,9 +12,11 @@ kill, 0 repeated non-idempotent calls) in every scenario; burst throughput >= 90
 the capacity the limits allow (slots x replicas / the latency of one task alone);
 parked: every task INPUT_REQUIRED at once, a further task run at once, every one
 completed once approved, <= 5 KB per parked task (the process alone); parked-kill: every
-one completed on the survivor, no POST twice; burst-budget: the ledger within the budget
-plus one call per replica, every refused start with the budget's QuotaFailure, every
-started task ended (answered or stopped BUDGET_EXHAUSTED), nothing left reserved.
+one completed on the survivor, no POST twice; schedules: every due time of 60 schedules
+once across three replicas and a kill -9, lateness p99 <= 1 s away from the kill;
+burst-budget: the ledger within the budget plus one call per replica, every refused start
+with the budget's QuotaFailure, every started task ended (answered or stopped
+BUDGET_EXHAUSTED), nothing left reserved.
 Exit status 1 when a target is missed.
 """
 
@@ -25,7 +27,7 @@ import asyncio
 import sys
 from collections.abc import Awaitable, Callable
 
-from bench.load import budgeted, plain_loop, scenarios
+from bench.load import budgeted, plain_loop, scenarios, scheduled
 from bench.load import parked as parking
 from bench.load.scenarios import Config, Result
 
@@ -40,6 +42,7 @@ NAMES = (
     "parked",
     "parked-kill",
     "baseline",
+    "schedules",
 )
 
 
@@ -106,7 +109,9 @@ async def run(names: list[str], config: Config, args: argparse.Namespace) -> boo
     }
     passed = True
     for name in names:
-        if name == "burst-budget":
+        if name == "schedules":
+            passed = scheduled.report(await scheduled.schedules()) and passed
+        elif name == "burst-budget":
             held = Config(**{**config.__dict__, "hold": args.budget_hold})
             budget = await budgeted.burst_budget(held, args.budget_tasks, args.budget_tokens)
             passed = budgeted.report(budget) and passed

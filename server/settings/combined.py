@@ -10,6 +10,7 @@ from server.settings.sections.conversations import ConversationSettings
 from server.settings.sections.engine import EngineSettings
 from server.settings.sections.guardrails import GuardrailSettings
 from server.settings.sections.http.address import HttpSettings
+from server.settings.sections.intake.schedules import ScheduleSettings
 from server.settings.sections.keys import KeySettings
 from server.settings.sections.knowledge.memory import MemoryExtractionSettings, MemorySettings
 from server.settings.sections.knowledge.rerank import RerankSettings
@@ -44,5 +45,6 @@ class Settings(
     KeySettings,
     WebhookSettings,
     TraceSettings,
+    ScheduleSettings,
 ):
     """Every setting has a default that lets `make run` work on a bare machine."""

@@ -38,6 +38,7 @@ def role_table(settings: Settings) -> RoleTable:
             # whoever decides on waits may read what became of them, and so may auditors
             Action.READ_ACTION_HISTORY: tuple(dict.fromkeys((*approvers, *settings.auditor_roles))),
             Action.MANAGE_EVALS: settings.eval_admin_roles,
+            Action.MANAGE_SCHEDULES: settings.schedule_admin_roles,
             # whoever runs evaluations may read them, and so may auditors
             Action.READ_EVALS: tuple(
                 dict.fromkeys((*settings.eval_admin_roles, *settings.auditor_roles))

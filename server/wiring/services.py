@@ -31,6 +31,7 @@ from agentd.v1 import (
     memory_pb2,
     memory_pb2_grpc,
     schedules_pb2,
+    schedules_pb2_grpc,
 )
 from audit.service import AuditLogs
 from core.errors import TaskNotFoundError
@@ -50,6 +51,7 @@ from server.interceptors.tracing import TracingInterceptor
 from server.listening import StartupError, unbindable
 from server.rpcs.evals.servicer import EvalServicer
 from server.rpcs.memories import MemoryServicer
+from server.rpcs.schedules.servicer import ScheduleServicer
 from server.servicer import agent_servicer
 from server.services.action_history import ActionHistory
 from server.services.memory import MemoryFeature
@@ -70,6 +72,7 @@ from server.wiring.fronts.triggers import Triggers
 from server.wiring.generic_handlers import GenericOnly
 from server.wiring.models import Spending, model_factory, usage_service
 from server.wiring.role_table import role_table
+from server.wiring.schedules import Schedules
 from server.wiring.stores import Callers
 from stores.api_keys.base import KeyStore
 from stores.audit.base import RpcAuditSink
@@ -85,7 +88,10 @@ MEMORY_SERVICE = memory_pb2.DESCRIPTOR.services_by_name["MemoryService"].full_na
 HEALTH_SERVICE = health_pb2.DESCRIPTOR.services_by_name["Health"].full_name
 EVAL_SERVICE = evals_pb2.DESCRIPTOR.services_by_name["EvalService"].full_name
 TRIGGER_SERVICE = schedules_pb2.DESCRIPTOR.services_by_name["TriggerService"].full_name
-REFLECTED = (SERVICE_NAME, EVAL_SERVICE, TRIGGER_SERVICE, MEMORY_SERVICE, HEALTH_SERVICE)
+SCHEDULE_SERVICE = schedules_pb2.DESCRIPTOR.services_by_name["ScheduleService"].full_name
+OWN_SERVICES = (EVAL_SERVICE, SCHEDULE_SERVICE, TRIGGER_SERVICE)
+"""The services beside AgentService and MemoryService that every server serves."""
+REFLECTED = (SERVICE_NAME, *OWN_SERVICES, MEMORY_SERVICE, HEALTH_SERVICE)
 """The services reflection names (A2A's too when it is on)."""
 
 
@@ -145,7 +151,7 @@ def add_services(
     memory: MemoryFeature,
     spending: Spending,
     webhooks: WebhookService,
-    evals: EvalService,
+    own: OwnServices,
 ) -> tuple[HealthServicer, Fronts]:
     """Register every gRPC service (A2A when on), health and reflection on `server`, each
     through its generic handler; build the HTTP address's doors."""
@@ -187,7 +193,7 @@ def add_services(
         heartbeat_seconds=settings.heartbeat_seconds,
     ).register(server)
     memory_pb2_grpc.add_MemoryServiceServicer_to_server(MemoryServicer(memory, traces), server)
-    evals_pb2_grpc.add_EvalServiceServicer_to_server(EvalServicer(evals), server)
+    own.register(server)
     health = HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
     reflection.enable(server, [*REFLECTED, *([a2a.service_name] if a2a is not None else [])])
@@ -217,7 +223,7 @@ async def report_serving(
     has."""
     await fronts.start(port, health, callers)
     await health.set("", health_pb2.HealthCheckResponse.SERVING)
-    for name in (*services, EVAL_SERVICE, TRIGGER_SERVICE):
+    for name in (*services, *OWN_SERVICES):
         await health.set(name, health_pb2.HealthCheckResponse.SERVING)
 
 
@@ -378,3 +384,20 @@ class Evals:
         """The job holding this process's runs (cancelled when the server stops: its runs
         are then marked FAILED)."""
         return asyncio.create_task(self.runner.held(), name="agentd-evals")
+
+
+@dataclass
+class OwnServices:
+    """What every server runs over the durable database beside the engine: evaluation
+    runs and schedules (each a service its RPCs call and a job of the server)."""
+
+    evals: Evals
+    schedules: Schedules
+
+    def register(self, server: grpc.aio.Server) -> None:
+        evals_pb2_grpc.add_EvalServiceServicer_to_server(EvalServicer(self.evals.service), server)
+        schedules = ScheduleServicer(self.schedules.service)
+        schedules_pb2_grpc.add_ScheduleServiceServicer_to_server(schedules, server)
+
+    def start(self) -> list[asyncio.Task[None]]:
+        return [self.evals.start(), self.schedules.start()]

@@ -17,7 +17,7 @@ from agent.llm.window.encodings import Encodings, encoding_for_model
 from core.metrics import REGISTRY
 from server.listening import StartupError, reason
 from server.settings import Settings
-from server.wiring.services import Evals, Webhooks
+from server.wiring.services import OwnServices, Webhooks
 from server.wiring.stores import start_retention
 from stores.build import DurableStores
 
@@ -86,15 +86,16 @@ def serving_jobs(
     engine: Engine,
     durable: DurableStores,
     webhooks: Webhooks,
-    evals: Evals,
+    own: OwnServices,
     encodings: Encodings,
     models: ModelRoles | None,
 ) -> list[asyncio.Task[None]]:
     """The jobs that start once the server serves: webhook delivery, the evaluation runs'
-    holder, what waits for serving (`after_serving`) and the retention sweeps."""
+    holder and the schedules' firing, what waits for serving (`after_serving`) and the
+    retention sweeps."""
     return [
         webhooks.start(engine.replica, durable.rpcs),
-        evals.start(),
+        *own.start(),
         asyncio.create_task(after_serving(encodings, models)),
         *start_retention(settings, durable.database),
     ]

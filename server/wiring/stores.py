@@ -24,6 +24,7 @@ from stores.rate_limits.base import RateLimiter, parse_limits
 from stores.redis_options import RedisOptions
 from stores.retention.sql import SqlActionHistoryEntries, SqlArtifactVersions, SqlTaskRecords
 from stores.retention.sweeper import RetentionSweeper, Rule
+from stores.schedules.sql import SqlScheduleStore
 from stores.sql.database import Database
 from stores.sql.engine import PoolOptions
 from stores.traces.sql import SqlTraceStore
@@ -95,9 +96,10 @@ class Callers:
 
 def retention_sweeper(settings: Settings, database: Database) -> RetentionSweeper | None:
     """The sweep of finished tasks' records and the inbox's history, artifact versions and
-    usage rows and tasks' traces past their retention (AGENTD_HISTORY_RETENTION_SECONDS for
-    the first two, AGENTD_ARTIFACT_RETENTION_SECONDS, AGENTD_USAGE_RETENTION_SECONDS,
-    AGENTD_TRACE_RETENTION_SECONDS); None when all are kept for ever (0)."""
+    usage rows, tasks' traces and schedules' runs past their retention
+    (AGENTD_HISTORY_RETENTION_SECONDS for the first two, AGENTD_ARTIFACT_RETENTION_SECONDS,
+    AGENTD_USAGE_RETENTION_SECONDS, AGENTD_TRACE_RETENTION_SECONDS,
+    AGENTD_SCHEDULE_RUN_RETENTION_SECONDS); None when all are kept for ever (0)."""
     sweeper = RetentionSweeper(
         [
             Rule(SqlTaskRecords(database), settings.history_retention_seconds),
@@ -105,6 +107,7 @@ def retention_sweeper(settings: Settings, database: Database) -> RetentionSweepe
             Rule(SqlArtifactVersions(database), settings.artifact_retention_seconds),
             Rule(SqlUsageLedger(database), settings.usage_retention_seconds),
             Rule(SqlTraceStore(database), settings.trace_retention_seconds),
+            Rule(SqlScheduleStore(database), settings.schedule_run_retention_seconds),
         ],
         interval_seconds=settings.retention_sweep_interval_seconds,
         batch=settings.retention_sweep_batch,

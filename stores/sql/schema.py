@@ -24,6 +24,7 @@ from sqlalchemy import (
 
 from stores.agents.tables import agent_promotions as agent_promotions
 from stores.evals import tables as evals  # noqa: F401 - their three tables, on `metadata`
+from stores.schedules import tables as schedules  # noqa: F401 - their two tables, on `metadata`
 from stores.sql.inbox_tables import action_history as action_history
 from stores.sql.metadata import metadata as metadata
 from stores.traces import tables as traces  # noqa: F401 - their three tables, on `metadata`

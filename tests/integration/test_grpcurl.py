@@ -41,6 +41,7 @@ def test_list_shows_every_service(served: ServerProcess) -> None:
         "agentd.v1.AgentService",
         "agentd.v1.EvalService",
         "agentd.v1.MemoryService",
+        "agentd.v1.ScheduleService",
         "agentd.v1.TriggerService",
         "grpc.health.v1.Health",
         "grpc.reflection.v1.ServerReflection",

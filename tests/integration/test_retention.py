@@ -64,7 +64,7 @@ def test_records_are_kept_for_ever_by_default_and_traces_for_30_days(tmp_path: P
     """Task records and artifacts are kept for ever by default; the usage ledger, one row
     per model call, for 400 days (AGENTD_USAGE_RETENTION_SECONDS; 0: for ever too); tasks'
     traces for 30 days (AGENTD_TRACE_RETENTION_SECONDS: never for ever, so a sweeper always
-    runs)."""
+    runs), schedules' runs for 30 days (AGENTD_SCHEDULE_RUN_RETENTION_SECONDS)."""
     settings = Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'a.db'}")
     assert (settings.history_retention_seconds, settings.artifact_retention_seconds) == (0, 0)
     assert settings.usage_retention_seconds == 400 * 86_400
@@ -72,15 +72,23 @@ def test_records_are_kept_for_ever_by_default_and_traces_for_30_days(tmp_path: P
     database = Database.open(settings.database_url)
     by_default = retention_sweeper(settings, database)
     assert by_default is not None
-    assert [r.records.name for r in by_default.rules] == ["usage ledger rows", "task traces"]
+    assert [r.records.name for r in by_default.rules] == [
+        "usage ledger rows",
+        "task traces",
+        "schedule runs",
+    ]
     for_ever = settings.model_copy(update={"usage_retention_seconds": 0})
     traces_only = retention_sweeper(for_ever, database)
     assert traces_only is not None
-    assert [r.records.name for r in traces_only.rules] == ["task traces"]
+    assert [r.records.name for r in traces_only.rules] == ["task traces", "schedule runs"]
     kept = for_ever.model_copy(update={"artifact_retention_seconds": 86400})
     sweeper = retention_sweeper(kept, database)
     assert sweeper is not None
-    assert [r.records.name for r in sweeper.rules] == ["artifact versions", "task traces"]
+    assert [r.records.name for r in sweeper.rules] == [
+        "artifact versions",
+        "task traces",
+        "schedule runs",
+    ]
     records = for_ever.model_copy(update={"history_retention_seconds": 86400})
     sweeper = retention_sweeper(records, database)
     assert sweeper is not None  # the inbox's history goes with the task records
@@ -88,6 +96,7 @@ def test_records_are_kept_for_ever_by_default_and_traces_for_30_days(tmp_path: P
         ("task records", 86400),
         ("inbox history entries", 86400),
         ("task traces", 30 * 86_400),
+        ("schedule runs", 30 * 86_400),
     ]
 
 

@@ -46,6 +46,7 @@ from agentd_client.requests import Decision
 from agentd_client.requests import execute_request as _execute_request
 from agentd_client.requests import to_python as to_python  # re-exported: part of the API
 from agentd_client.requests import to_struct as to_struct
+from agentd_client.scheduled.methods import ScheduleMethods
 from agentd_client.status_details import from_rpc_error
 from agentd_client.triggers.methods import TriggerMethods
 from agentd_client.usage import UsageMethods
@@ -71,6 +72,7 @@ class AgentClient(
     TraceMethods,
     EvalMethods,
     TriggerMethods,
+    ScheduleMethods,
 ):
     """An async client over one channel. Use as an async context manager, or call `close()`.
 

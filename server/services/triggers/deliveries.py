@@ -36,7 +36,7 @@ from records.requests import TaskRequest
 from records.tasks import Task
 from records.triggers import LABEL, SECRET_PURPOSE, Trigger, delivery_key, secret_binding
 from server.delivery.signing import verifies
-from server.services.triggers.standing import Standing
+from server.services.scheduled.standing import Resolve
 from stores.triggers.base import TriggerStore
 
 Start = Callable[[TaskRequest, CallContext], Awaitable[Task]]
@@ -89,7 +89,7 @@ class TriggerDeliveries:
         store: TriggerStore,
         ring: KeyRing,
         start: Start,
-        standing: Standing,
+        standing: Resolve,
         *,
         tolerance_seconds: int = 300,
         max_body_bytes: int = 262_144,

@@ -10,26 +10,13 @@ import grpc
 from agent.engine import Engine
 from agentd.v1 import schedules_pb2_grpc
 from server.rpcs.triggers.servicer import TriggerServicer
+from server.services.scheduled.standing import Resolve, Standing
 from server.services.triggers.deliveries import TriggerDeliveries
 from server.services.triggers.manage import TriggerService
-from server.services.triggers.standing import KeyStanding, Standing, as_stored
 from server.settings import Settings
 from server.wiring.role_table import role_table
-from stores.api_keys.base import KeyStore
 from stores.build import DurableStores
 from stores.triggers.sql import SqlTriggerStore
-
-
-def standing_for(settings: Settings, keys: KeyStore) -> Standing:
-    """How a trigger's principal is resolved again at each delivery: with auth off, as
-    stored; with auth on, it must still hold an active API key of its tenant (a
-    principal of a JWT holds none: MERGE NOTE, the shared resolver of schedules replaces
-    this one)."""
-    if settings.auth == "off":
-        return as_stored
-    if settings.jwt_issuer or settings.jwt_audience or settings.jwt_hs256_secret:
-        return as_stored
-    return KeyStanding(keys)
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +30,7 @@ class Triggers:
         settings: Settings,
         engine: Engine,
         durable: DurableStores,
-        standing: Standing | None = None,
+        standing: Resolve | None = None,
     ) -> Triggers:
         store = SqlTriggerStore(durable.database)
         ring = settings.key_ring()
@@ -52,7 +39,7 @@ class Triggers:
             store,
             ring,
             engine.start,
-            standing or standing_for(settings, durable.api_keys),
+            standing or Standing.of(settings.auth, durable.api_keys),
             tolerance_seconds=settings.trigger_tolerance_seconds,
             max_body_bytes=min(settings.trigger_max_body_bytes, limit),
         )

@@ -48,6 +48,7 @@ def test_each_setting_gives_the_roles_of_its_actions() -> None:
         webhook_admin_roles="hooker",
         eval_admin_roles="evaluator",
         trigger_admin_roles="dispatcher",
+        schedule_admin_roles="timekeeper",
     )
     table = role_table(settings)
     expected = {
@@ -72,6 +73,7 @@ def test_each_setting_gives_the_roles_of_its_actions() -> None:
         Action.MANAGE_EVALS: ("evaluator",),
         Action.READ_EVALS: ("evaluator", "clerk"),
         Action.MANAGE_TRIGGERS: ("dispatcher",),
+        Action.MANAGE_SCHEDULES: ("timekeeper",),
     }
     assert dict(table.items()) == expected
     # the engine (ApproveToolCall, ProvideInput, ResumeTask) gets the same table

@@ -30,9 +30,9 @@ from records.tasks import Task
 from records.triggers import Trigger
 from server.delivery.signing import new_secret, signature, verifies
 from server.http.errors import http_status
+from server.services.scheduled.standing import Standing, as_stored
 from server.services.triggers.deliveries import Delivery, TriggerDeliveries, body_value
 from server.services.triggers.manage import TriggerService
-from server.services.triggers.standing import KeyStanding, as_stored
 from stores.api_keys.memory import InMemoryKeyStore
 from stores.triggers.memory import InMemoryTriggerStore
 
@@ -162,9 +162,8 @@ async def test_management_needs_the_role_a_key_and_a_sound_draft() -> None:
 
 async def test_standing_follows_the_principals_keys() -> None:
     keys = InMemoryKeyStore()
-    standing = KeyStanding(keys)
-    with pytest.raises(PrincipalStandingError, match="holds no API key"):
-        await standing(ALICE)
+    standing = Standing(keys)
+    assert await standing(ALICE) == ALICE  # never keyed (a gateway vouched): as stored
     key, _ = new_api_key("acme", "alice", ("admin",))
     await keys.add(key)
     assert (await standing(ALICE)).roles == ("admin",)

@@ -26,6 +26,7 @@ from agentd_client.sync.grants import SyncGrantMethods
 from agentd_client.sync.inbox import SyncInboxMethods
 from agentd_client.sync.knowledge import SyncKnowledgeMethods
 from agentd_client.sync.replays import SyncReplayMethods
+from agentd_client.sync.schedules import SyncScheduleMethods
 from agentd_client.sync.traces import SyncTraceMethods
 from agentd_client.sync.triggers import SyncTriggerMethods
 
@@ -41,6 +42,7 @@ class AgentClient(
     SyncTraceMethods,
     SyncEvalMethods,
     SyncTriggerMethods,
+    SyncScheduleMethods,
 ):
     """A blocking client over one channel (safe to share between threads). Use as a
     context manager, or call `close()`. Its arguments are the async client's: `target`

@@ -1,0 +1,1 @@
+"""Schedules: the methods of `AgentClient` over ScheduleService."""

@@ -1,0 +1,1 @@
+"""The command line of work that starts on its own: `agentd schedules`."""

@@ -1,0 +1,1 @@
+"""Work that starts on its own: schedules' messages <-> records."""

@@ -1,0 +1,1 @@
+"""ScheduleService's servicer."""

@@ -1,0 +1,239 @@
+"""ScheduleService's logic: create, read, change (on the etag read), pause, resume,
+delete and trigger a tenant's schedules, and list their runs with their tasks' status.
+Any caller of a tenant may read its schedules; changing them needs a role of
+AGENTD_SCHEDULE_ADMIN_ROLES (`Action.MANAGE_SCHEDULES`)."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+
+from core.errors import (
+    EtagMismatchError,
+    FieldViolation,
+    InvalidArgumentError,
+    ScheduleNotFoundError,
+    TaskNotFoundError,
+)
+from core.identity import CallContext, Principal
+from core.roles import Action, RoleTable
+from records.schedules.model import (
+    RunState,
+    Schedule,
+    ScheduleRun,
+    ScheduleState,
+    TimingKind,
+)
+from records.schedules.timing import Clock, next_due
+from records.tasks import TaskStatus
+from server.services.scheduled.checks import check
+from server.services.scheduled.firing import Firing
+from stores.schedules.base import ScheduleExistsError, ScheduleStore
+
+FindAgent = Callable[[str, str], Awaitable[object]]
+"""Raises AgentNotFoundError (as StartTask would) when the tenant has no such agent."""
+FIELDS = {
+    "display_name": "display_name",
+    "timing": "timing",
+    "task": "task",
+    "overlap": "overlap",
+    "catch_up": "catch_up",
+    "catch_up_window": "catch_up_window_seconds",
+    "labels": "labels",
+}
+"""What UpdateSchedule's mask may name, and the record's attribute of each."""
+
+
+def new_etag() -> str:
+    return secrets.token_hex(8)
+
+
+def _schedule_id(principal: Principal, request_id: str) -> str:
+    if not request_id:
+        return f"sch_{secrets.token_hex(8)}"
+    scope = f"{principal.tenant}\n{principal.id}\n{request_id}".encode()
+    return f"sch_{hashlib.sha256(scope).hexdigest()[:16]}"
+
+
+def scheduled(schedule: Schedule, now: datetime) -> Schedule:
+    """`schedule` with its next due time after `now` (an interval without a start counts
+    from now: its first run one interval on) and when to look at it."""
+    timing = schedule.timing
+    if timing.kind is TimingKind.INTERVAL and timing.start is None:
+        start = now + timedelta(seconds=timing.interval_seconds)
+        timing = replace(timing, start=start)
+    due = next_due(timing, now)
+    state = schedule.state
+    if due is None and state is ScheduleState.ACTIVE:
+        state = ScheduleState.ENDED
+    return replace(schedule, timing=timing, next_due=due, wake_at=due, state=state)
+
+
+@dataclass(frozen=True, slots=True)
+class RunView:
+    """A run with its task's status now (None without a task, or once it is forgotten)."""
+
+    run: ScheduleRun
+    task_status: TaskStatus | None
+
+
+@dataclass
+class ScheduleService:
+    store: ScheduleStore
+    firing: Firing
+    find_agent: FindAgent
+    roles: RoleTable
+    clock: Clock
+    min_interval_seconds: float = 60.0
+
+    def _manage(self, principal: Principal) -> None:
+        self.roles.require(principal.roles, Action.MANAGE_SCHEDULES)
+
+    async def _check(self, schedule: Schedule, now: datetime) -> None:
+        check(schedule, now, self.min_interval_seconds)
+        if schedule.task.agent:
+            await self.find_agent(schedule.principal.tenant, schedule.task.agent)
+
+    async def create(self, call: CallContext, draft: Schedule, request_id: str = "") -> Schedule:
+        """A new schedule run as the caller; a retry with the same `request_id` gets the
+        schedule the first made (its id derived from the caller and the request id)."""
+        principal = call.principal
+        self._manage(principal)
+        schedule_id = _schedule_id(principal, request_id)
+        if request_id:
+            earlier = await self.store.get(principal.tenant, schedule_id)
+            if earlier is not None:
+                return earlier
+        now = self.clock.now()
+        schedule = replace(
+            draft,
+            schedule_id=schedule_id,
+            tenant=principal.tenant,
+            principal=principal,
+            state=ScheduleState.ACTIVE,
+            etag=new_etag(),
+            created_at=now,
+            updated_at=now,
+        )
+        await self._check(schedule, now)
+        schedule = scheduled(schedule, now)
+        try:
+            await self.store.create(schedule)
+        except ScheduleExistsError:  # a retry raced the first: that one's
+            return await self.get(principal, schedule_id)
+        return schedule
+
+    async def get(self, principal: Principal, schedule_id: str) -> Schedule:
+        found = await self.store.get(principal.tenant, schedule_id)
+        if found is None:
+            raise ScheduleNotFoundError(schedule_id)
+        return found
+
+    async def of_tenant(self, principal: Principal) -> list[Schedule]:
+        return await self.store.of_tenant(principal.tenant)
+
+    async def _write(self, stored: Schedule, changed: Schedule, etag: str) -> Schedule:
+        if etag and etag != stored.etag:
+            raise EtagMismatchError(f"schedule {stored.schedule_id}", stored.etag)
+        now = self.clock.now()
+        changed = replace(changed, etag=new_etag(), updated_at=now)
+        if not await self.store.replace(changed, stored.etag):
+            current = await self.get(stored.principal, stored.schedule_id)
+            raise EtagMismatchError(f"schedule {stored.schedule_id}", current.etag)
+        return changed
+
+    async def update(
+        self, call: CallContext, draft: Schedule, mask: Sequence[str], etag: str
+    ) -> Schedule:
+        """The fields `mask` names (all of FIELDS when empty) taken from `draft`."""
+        self._manage(call.principal)
+        stored = await self.get(call.principal, draft.schedule_id)
+        names = list(mask) or list(FIELDS)
+        unknown = [name for name in names if name not in FIELDS]
+        if unknown:
+            allowed = ", ".join(FIELDS)
+            raise InvalidArgumentError(
+                [
+                    FieldViolation("update_mask", f"{name!r} is not one of: {allowed}")
+                    for name in unknown
+                ]
+            )
+        changes = {FIELDS[name]: getattr(draft, FIELDS[name]) for name in names}
+        changed = replace(stored, **changes)
+        now = self.clock.now()
+        await self._check(changed, now)
+        if "timing" in names:
+            changed = scheduled(changed, now)
+        return await self._write(stored, changed, etag)
+
+    async def pause(self, call: CallContext, schedule_id: str, etag: str = "") -> Schedule:
+        self._manage(call.principal)
+        stored = await self.get(call.principal, schedule_id)
+        why = f"paused by {call.principal.id}"
+        return await self._write(
+            stored, replace(stored, state=ScheduleState.PAUSED, pause_reason=why), etag
+        )
+
+    async def resume(self, call: CallContext, schedule_id: str, etag: str = "") -> Schedule:
+        """Active again: the due times that passed while it was paused are handled by
+        its catch-up rule at the next tick (MISSED outside it)."""
+        self._manage(call.principal)
+        stored = await self.get(call.principal, schedule_id)
+        active = replace(stored, state=ScheduleState.ACTIVE, pause_reason="", refusals=0)
+        if active.next_due is None:
+            active = scheduled(active, self.clock.now())
+        return await self._write(stored, replace(active, wake_at=active.next_due), etag)
+
+    async def delete(self, call: CallContext, schedule_id: str, etag: str = "") -> None:
+        self._manage(call.principal)
+        stored = await self.get(call.principal, schedule_id)
+        if etag and etag != stored.etag:
+            raise EtagMismatchError(f"schedule {schedule_id}", stored.etag)
+        if not await self.store.delete(call.principal.tenant, schedule_id):
+            raise ScheduleNotFoundError(schedule_id)
+
+    async def trigger(self, call: CallContext, schedule_id: str, request_id: str) -> ScheduleRun:
+        """Run the schedule now, once per `request_id` (a retry gets the same run)."""
+        self._manage(call.principal)
+        schedule = await self.get(call.principal, schedule_id)
+        if request_id:
+            earlier = await self.store.run_by_request(schedule_id, request_id)
+            if earlier is not None:
+                return earlier
+        now = self.clock.now()
+        run = ScheduleRun(
+            schedule_id,
+            schedule.tenant,
+            now,
+            RunState.PENDING,
+            request_id=request_id,
+            created_at=now,
+        )
+        if not await self.store.add_run(run):
+            found = await self.store.get_run(schedule_id, now)
+            assert found is not None
+            return found
+        fired = await self.firing.due_time(schedule, now, now)  # under its overlap policy
+        if fired != schedule:  # its current task, a queued run: best effort (a firing
+            # replica holding it meanwhile keeps its own, and its save is then refused)
+            await self.store.replace(replace(fired, etag=new_etag()), schedule.etag)
+        found = await self.store.get_run(schedule_id, now)
+        assert found is not None
+        return found
+
+    async def runs(self, principal: Principal, schedule_id: str, limit: int) -> list[RunView]:
+        """The schedule's newest runs first, each with its task's status now."""
+        await self.get(principal, schedule_id)
+        found = await self.store.runs(principal.tenant, schedule_id, limit)
+        return [RunView(run, await self._status(principal.tenant, run)) for run in found]
+
+    async def _status(self, tenant: str, run: ScheduleRun) -> TaskStatus | None:
+        if not run.task_id:
+            return None
+        try:
+            return (await self.firing.engine.find(tenant, run.task_id)).status
+        except TaskNotFoundError:
+            return None

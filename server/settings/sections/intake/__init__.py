@@ -1,0 +1,1 @@
+"""Settings of work that starts without a caller waiting: schedules."""

@@ -1,0 +1,1 @@
+"""Schedules and the runs of their due times (`records.schedules`)."""

@@ -1,0 +1,115 @@
+"""When schedules are due: cron in an IANA zone across both daylight-saving changes
+(Debian cron's rules, as docs/schedules.md quotes them), intervals, one instant, start and
+end, and which missed due times the catch-up rule runs."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from records.schedules.model import CatchUp, Timing, TimingKind
+from records.schedules.timing import (
+    ManualClock,
+    cron_problem,
+    due_through,
+    next_due,
+    select,
+    zone_problem,
+)
+
+BERLIN_0230 = Timing(TimingKind.CRON, expression="30 2 * * *", time_zone="Europe/Berlin")
+
+
+def utc(year: int, month: int, day: int, hour: int = 0, minute: int = 0) -> datetime:
+    return datetime(year, month, day, hour, minute, tzinfo=UTC)
+
+
+def test_0230_berlin_across_the_spring_gap_runs_at_0300_that_day() -> None:
+    due = due_through(BERLIN_0230, utc(2026, 3, 28, 1, 30), utc(2026, 3, 30, 23, 0))
+    assert due == [
+        utc(2026, 3, 28, 1, 30),  # 02:30 CET
+        utc(2026, 3, 29, 1, 0),  # 02:30 does not exist: 03:00 CEST, right after the gap
+        utc(2026, 3, 30, 0, 30),  # 02:30 CEST
+    ]
+
+
+def test_0230_berlin_across_the_autumn_repeat_runs_once_at_its_first_occurrence() -> None:
+    due = due_through(BERLIN_0230, utc(2026, 10, 24, 0, 30), utc(2026, 10, 26, 23, 0))
+    assert due == [
+        utc(2026, 10, 24, 0, 30),  # 02:30 CEST
+        utc(2026, 10, 25, 0, 30),  # 02:30 CEST, the first of the two; not again at CET
+        utc(2026, 10, 26, 1, 30),  # 02:30 CET
+    ]
+
+
+def test_interval_counts_from_its_start_and_stops_at_its_end() -> None:
+    start = utc(2026, 1, 1)
+    timing = Timing(
+        TimingKind.INTERVAL, interval_seconds=60, start=start, end=start + timedelta(minutes=3)
+    )
+    assert next_due(timing, start - timedelta(hours=1)) == start
+    assert next_due(timing, start + timedelta(seconds=61)) == start + timedelta(minutes=2)
+    assert due_through(timing, start, start + timedelta(hours=1)) == [
+        start + timedelta(minutes=m) for m in range(4)
+    ]
+
+
+def test_one_instant_is_due_once() -> None:
+    at = utc(2026, 5, 1, 12)
+    timing = Timing(TimingKind.ONCE, at=at)
+    assert next_due(timing, at - timedelta(seconds=1)) == at
+    assert next_due(timing, at) is None
+
+
+def test_cron_respects_its_start() -> None:
+    timing = Timing(TimingKind.CRON, expression="0 * * * *", start=utc(2026, 1, 1, 5))
+    assert next_due(timing, utc(2026, 1, 1)) == utc(2026, 1, 1, 5)
+
+
+def test_bad_cron_and_zone_are_named() -> None:
+    assert cron_problem("30 2 * * *") is None
+    assert cron_problem("61 2 * * *") is not None
+    assert cron_problem("0 30 2 * * *") is None  # seconds first
+    assert cron_problem("0 0 30 2 * * *") is not None
+    seconds = Timing(TimingKind.CRON, expression="*/20 * * * * *")
+    assert next_due(seconds, utc(2026, 1, 1)) == utc(2026, 1, 1) + timedelta(seconds=20)
+    assert zone_problem("Europe/Berlin") is None
+    assert zone_problem("Mars/Olympus") is not None
+
+
+NOW = utc(2026, 1, 1, 12)
+DUE = [NOW - timedelta(minutes=m) for m in (50, 30, 10)] + [NOW - timedelta(seconds=5)]
+
+
+def test_on_time_due_times_run_whatever_the_policy() -> None:
+    for policy in CatchUp:
+        chosen = select(DUE[-1:], NOW, policy, window=0, tolerance=20)
+        assert chosen.run == (DUE[-1],)
+        assert chosen.missed == ()
+
+
+def test_catch_up_latest_runs_the_newest_late_one_only_without_an_on_time_one() -> None:
+    late = DUE[:3]
+    chosen = select(late, NOW, CatchUp.LATEST, window=40 * 60, tolerance=20)
+    assert chosen.run == (DUE[2],)
+    assert chosen.missed == (DUE[0], DUE[1])
+    with_on_time = select(DUE, NOW, CatchUp.LATEST, window=40 * 60, tolerance=20)
+    assert with_on_time.run == (DUE[3],)
+    assert with_on_time.missed == tuple(DUE[:3])
+
+
+def test_catch_up_each_runs_each_within_the_window() -> None:
+    chosen = select(DUE, NOW, CatchUp.EACH, window=40 * 60, tolerance=20)
+    assert chosen.run == (DUE[1], DUE[2], DUE[3])
+    assert chosen.missed == (DUE[0],)  # 50 minutes late: outside the window
+
+
+def test_catch_up_none_runs_no_late_one() -> None:
+    chosen = select(DUE, NOW, CatchUp.NONE, window=40 * 60, tolerance=20)
+    assert chosen.run == (DUE[3],)
+    assert chosen.missed == tuple(DUE[:3])
+
+
+def test_manual_clock_moves_by_hand() -> None:
+    clock = ManualClock(NOW)
+    clock.advance(1.5)
+    assert clock.now() == NOW + timedelta(seconds=1.5)

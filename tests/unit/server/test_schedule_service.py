@@ -1,0 +1,198 @@
+"""ScheduleService's rules: each bad field named, the agent looked up, roles to change,
+updates on the etag read with a mask, pause and resume, a trigger once per request id,
+runs listed with their tasks' status."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from core.errors import (
+    AgentNotFoundError,
+    EtagMismatchError,
+    InvalidArgumentError,
+    RoleRequiredError,
+    ScheduleNotFoundError,
+)
+from core.identity import CallContext, Principal
+from core.roles import DEFAULT_ROLES
+from records.schedules.model import (
+    RunState,
+    Schedule,
+    ScheduleState,
+    TaskTemplate,
+    Timing,
+    TimingKind,
+)
+from records.schedules.timing import ManualClock
+from records.tasks import TaskStatus
+from server.services.scheduled.firing import Firing
+from server.services.scheduled.service import ScheduleService
+from server.services.scheduled.standing import Standing
+from stores.schedules.memory import MemoryScheduleStore
+from tests.unit.server.test_schedule_firing import SETTINGS, FakeEngine
+
+T0 = datetime(2026, 3, 1, 12, tzinfo=UTC)
+OPERATOR = CallContext(principal=Principal("ops", "acme", ("operator",)))
+READER = CallContext(principal=Principal("bob", "acme", ()))
+
+
+async def _find_agent(tenant: str, reference: str) -> object:
+    if reference != "reporter":
+        raise AgentNotFoundError(reference)
+    return object()
+
+
+def service() -> tuple[ScheduleService, FakeEngine, ManualClock]:
+    store, engine, clock = MemoryScheduleStore(), FakeEngine(), ManualClock(T0)
+    firing = Firing(store, engine, Standing(), clock, "r1", SETTINGS)
+    return ScheduleService(store, firing, _find_agent, DEFAULT_ROLES, clock), engine, clock
+
+
+def draft(**changes: object) -> Schedule:
+    schedule = Schedule(
+        schedule_id="",
+        tenant="",
+        timing=Timing(TimingKind.CRON, expression="0 7 * * 1-5", time_zone="Europe/Berlin"),
+        task=TaskTemplate(agent="reporter", goal="the morning report"),
+        principal=OPERATOR.principal,
+    )
+    return replace(schedule, **changes)  # type: ignore[arg-type]
+
+
+def fields(error: InvalidArgumentError) -> set[str]:
+    return {violation.field for violation in error.field_violations}
+
+
+async def test_create_sets_the_next_due_time_in_the_zone() -> None:
+    schedules, _, _ = service()
+    made = await schedules.create(OPERATOR, draft())
+    assert made.schedule_id.startswith("sch_")
+    assert made.tenant == "acme"
+    assert made.principal == OPERATOR.principal
+    assert made.next_due == datetime(2026, 3, 2, 6, tzinfo=UTC)  # Monday 07:00 CET
+    assert made.state is ScheduleState.ACTIVE
+    assert made.etag
+
+
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [
+        (
+            {"timing": Timing(TimingKind.CRON, expression="0 7 * *")},
+            "schedule.timing.cron.expression",
+        ),
+        (
+            {"timing": Timing(TimingKind.CRON, expression="0 7 * * *", time_zone="Mars/Base")},
+            "schedule.timing.cron.time_zone",
+        ),
+        ({"timing": Timing(TimingKind.INTERVAL, interval_seconds=5)}, "schedule.timing.interval"),
+        ({"timing": Timing(TimingKind.ONCE, at=T0 - timedelta(seconds=1))}, "schedule.timing.at"),
+        ({"task": TaskTemplate(agent="reporter", goal="")}, "schedule.task.goal"),
+        ({"task": TaskTemplate(agent="reporter", goal="x" * 5001)}, "schedule.task.goal"),
+        (
+            {"task": TaskTemplate(agent="reporter", goal="g", context={"schedule": 1})},
+            "schedule.task.context",
+        ),
+        (
+            {"task": TaskTemplate(agent="reporter", goal="g", context={"k": "v" * 11_000})},
+            "schedule.task.context",
+        ),
+        ({"labels": {"Bad Key": "v"}}, "schedule.labels[Bad Key]"),
+        (
+            {"task": TaskTemplate(agent="reporter", goal="g", spend_limit=1_000_000)},
+            "schedule.task.spend_limit",
+        ),
+    ],
+)
+async def test_bad_fields_are_named(changes: dict[str, object], field: str) -> None:
+    schedules, _, _ = service()
+    with pytest.raises(InvalidArgumentError) as caught:
+        await schedules.create(OPERATOR, draft(**changes))
+    assert field in fields(caught.value)
+
+
+async def test_an_unknown_agent_is_not_found_and_readers_may_not_change() -> None:
+    schedules, _, _ = service()
+    with pytest.raises(AgentNotFoundError):
+        await schedules.create(OPERATOR, draft(task=TaskTemplate(agent="ghost", goal="g")))
+    with pytest.raises(RoleRequiredError):
+        await schedules.create(READER, draft())
+    made = await schedules.create(OPERATOR, draft())
+    assert (await schedules.get(READER.principal, made.schedule_id)) == made
+    other = Principal("eve", "other", ("operator",))
+    with pytest.raises(ScheduleNotFoundError):
+        await schedules.get(other, made.schedule_id)
+
+
+async def test_update_takes_the_masked_fields_on_the_etag_read() -> None:
+    schedules, _, _ = service()
+    made = await schedules.create(OPERATOR, draft(display_name="old"))
+    change = replace(made, display_name="new", task=TaskTemplate(agent="reporter", goal="x"))
+    updated = await schedules.update(OPERATOR, change, ["display_name"], made.etag)
+    assert updated.display_name == "new"
+    assert updated.task == made.task
+    assert updated.etag != made.etag
+    with pytest.raises(EtagMismatchError):
+        await schedules.update(OPERATOR, change, ["display_name"], made.etag)
+    with pytest.raises(InvalidArgumentError) as caught:
+        await schedules.update(OPERATOR, change, ["principal"], updated.etag)
+    assert fields(caught.value) == {"update_mask"}
+
+
+async def test_pause_then_resume_leaves_the_missed_due_times_to_the_catch_up_rule() -> None:
+    schedules, engine, clock = service()
+    made = await schedules.create(OPERATOR, draft())
+    paused = await schedules.pause(OPERATOR, made.schedule_id)
+    assert paused.state is ScheduleState.PAUSED
+    assert paused.pause_reason == "paused by ops"
+    clock.advance(7 * 86_400)
+    assert await schedules.firing.tick() == 0  # paused: not claimed
+    resumed = await schedules.resume(OPERATOR, made.schedule_id, paused.etag)
+    assert resumed.state is ScheduleState.ACTIVE
+    assert resumed.next_due == made.next_due
+    await schedules.firing.tick()  # LATEST, no window: the week's five are MISSED
+    views = await schedules.runs(READER.principal, made.schedule_id, 10)
+    assert [v.run.state for v in views] == [RunState.MISSED] * 5
+    stored = await schedules.get(READER.principal, made.schedule_id)
+    assert stored.next_due == datetime(2026, 3, 9, 6, tzinfo=UTC)
+    assert engine.tasks == {}
+
+
+async def test_create_is_idempotent_by_request_id() -> None:
+    schedules, _, _ = service()
+    first = await schedules.create(OPERATOR, draft(), "req-9")
+    again = await schedules.create(OPERATOR, draft(display_name="other"), "req-9")
+    assert again == first
+    other = await schedules.create(OPERATOR, draft(), "req-10")
+    assert other.schedule_id != first.schedule_id
+
+
+async def test_trigger_follows_the_overlap_policy() -> None:
+    schedules, engine, clock = service()
+    made = await schedules.create(OPERATOR, draft())
+    first = await schedules.trigger(OPERATOR, made.schedule_id, "a")
+    clock.advance(1)
+    second = await schedules.trigger(OPERATOR, made.schedule_id, "b")  # SKIP: t1 runs
+    assert first.state is RunState.STARTED
+    assert second.state is RunState.SKIPPED
+    assert "t1 still runs" in second.reason
+    assert len(engine.tasks) == 1
+
+
+async def test_trigger_runs_once_per_request_id_and_runs_show_the_task_status() -> None:
+    schedules, engine, clock = service()
+    made = await schedules.create(OPERATOR, draft())
+    first = await schedules.trigger(OPERATOR, made.schedule_id, "req-1")
+    clock.advance(1)
+    again = await schedules.trigger(OPERATOR, made.schedule_id, "req-1")
+    assert first == again
+    assert first.state is RunState.STARTED
+    assert len(engine.tasks) == 1
+    views = await schedules.runs(READER.principal, made.schedule_id, 10)
+    assert [(v.run.task_id, v.task_status) for v in views] == [("t1", TaskStatus.RUNNING)]
+    await schedules.delete(OPERATOR, made.schedule_id)
+    with pytest.raises(ScheduleNotFoundError):
+        await schedules.runs(READER.principal, made.schedule_id, 10)
