@@ -43,12 +43,11 @@ from server.wiring.fronts.http import Fronts, HttpServing
 from server.wiring.guardrails import ServerGuardrails
 from server.wiring.knowledge import open_memory
 from server.wiring.models import Spending, build_models, build_spending, model_factory
+from server.wiring.own import Evals, OwnServices
 from server.wiring.providers import configure_secrets
 from server.wiring.schedules import Schedules
 from server.wiring.services import SERVICE_NAME as SERVICE_NAME
 from server.wiring.services import (
-    Evals,
-    OwnServices,
     Webhooks,
     add_services,
     grpc_server,

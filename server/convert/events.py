@@ -242,6 +242,7 @@ def _context_fitted(p: ev.ContextFitted) -> events_pb2.ContextFitted:
         clipped_messages=max(0, p.clipped_messages),
         dropped_messages=max(0, p.dropped_messages),
         retry=p.retry,
+        dropped_images=max(0, p.dropped_images),
     )
 
 

@@ -1,9 +1,8 @@
 """What the gRPC server serves (AgentService, MemoryService, EvalService, A2A when on,
 health, reflection) and beside it (`server.wiring.fronts`), the interceptors every call
-passes through, outermost first, health reported SERVING once it serves, the webhooks'
+passes through, outermost first, health reported SERVING once it serves, and the webhooks'
 place in it (the outbox writer the engine tells, the service the RPCs call, the
-deliverer every replica runs) and the evaluation runs' (the service the RPCs call, the
-runner whose job holds the runs)."""
+deliverer every replica runs); evaluation runs and schedules are `server.wiring.own`'s."""
 
 from __future__ import annotations
 
@@ -18,20 +17,15 @@ from grpc_health.v1._async import HealthServicer
 from agent.conversations.service import Conversations
 from agent.definitions.catalog import Agents
 from agent.engine import Engine
-from agent.evals.judge import JudgeModels
 from agent.feed import TaskFeed
-from agent.llm.base import Model
-from agent.llm.roles import ModelRoles
 from agent.running.artifacts import TaskArtifacts
 from agent.scheduling.inbox import Inbox
 from agentd.v1 import (
     agent_service_pb2,
     evals_pb2,
-    evals_pb2_grpc,
     memory_pb2,
     memory_pb2_grpc,
     schedules_pb2,
-    schedules_pb2_grpc,
 )
 from audit.service import AuditLogs
 from core.errors import TaskNotFoundError
@@ -49,16 +43,10 @@ from server.interceptors.metrics import MetricsInterceptor
 from server.interceptors.rate_limit import RateLimitInterceptor
 from server.interceptors.tracing import TracingInterceptor
 from server.listening import StartupError, unbindable
-from server.rpcs.evals.servicer import EvalServicer
 from server.rpcs.memories import MemoryServicer
-from server.rpcs.schedules.servicer import ScheduleServicer
 from server.servicer import agent_servicer
 from server.services.action_history import ActionHistory
 from server.services.memory import MemoryFeature
-from server.services.recorded.eval_replays import ServiceReplayer
-from server.services.recorded.eval_runner import EvalRunner, Replayer
-from server.services.recorded.evals import EvalService
-from server.services.recorded.replays import ReplayService
 from server.services.recorded.traces import TraceService
 from server.services.tasks import TaskService
 from server.services.webhook_delivery import WebhookDeliverer
@@ -70,14 +58,13 @@ from server.wiring.fronts.a2a import a2a_if_on
 from server.wiring.fronts.http import DoorParts, Fronts, HttpServing
 from server.wiring.fronts.triggers import Triggers
 from server.wiring.generic_handlers import GenericOnly
-from server.wiring.models import Spending, model_factory, usage_service
+from server.wiring.models import Spending, usage_service
+from server.wiring.own import OwnServices
 from server.wiring.role_table import role_table
-from server.wiring.schedules import Schedules
 from server.wiring.stores import Callers
 from stores.api_keys.base import KeyStore
 from stores.audit.base import RpcAuditSink
 from stores.build import DurableStores, LiveStores, build_traces
-from stores.evals.sql import SqlEvalStore
 from stores.tasks.base import TaskStore
 from tools.grant_admin import GrantAdmin
 from tools.permissions import GrantPolicy
@@ -318,86 +305,3 @@ class Webhooks:
         )
         self.writer.wrote = self.deliverer.nudge  # an event written here: claimed at once
         return asyncio.create_task(self.deliverer.run(), name="agentd-webhooks")
-
-
-def judge_models(models: ModelRoles | None, allowed: Sequence[str] = ()) -> JudgeModels:
-    """The judge's model by name: the critic role's for "", else a sibling of the server's
-    model, one agents may name (AGENTD_AGENT_MODELS, when set); ValueError when no model
-    is configured, the name is not allowed, or none can be made by it."""
-    make = model_factory(models)
-
-    def chosen(name: str) -> Model:
-        if models is None:
-            raise ValueError("no language model is configured")
-        if not name:
-            return models.for_role("critic")
-        if allowed and name not in allowed:
-            raise ValueError(f"{name!r} is not a model agents may name here (AGENTD_AGENT_MODELS)")
-        if make is None:
-            raise ValueError(f"no model {name!r} can be made on this server")
-        return make(name, 0.0, None)
-
-    return chosen
-
-
-@dataclass
-class Evals:
-    """Evaluation runs on one server: the service the RPCs call, the runner of its runs."""
-
-    service: EvalService
-    runner: EvalRunner
-
-    @classmethod
-    def build(
-        cls,
-        settings: Settings,
-        engine: Engine,
-        durable: DurableStores,
-        live: LiveStores,
-        agents: Agents,
-        models: ModelRoles | None,
-        replayer: Replayer | None = None,
-    ) -> Evals:
-        """The store on the durable database; recorded cases replayed through ReplayTask's
-        service unless another `replayer` is given."""
-        store = SqlEvalStore(durable.database)
-        replayer = replayer or ServiceReplayer(ReplayService(engine))
-        runner = EvalRunner(
-            engine,
-            store,
-            judge_models(models, settings.agent_models),
-            replayer,
-            case_timeout_seconds=settings.task_timeout_seconds + 30.0,
-        )
-        service = EvalService(
-            store,
-            runner,
-            engine,
-            agents,
-            role_table(settings),
-            live.idempotency,
-            replica=engine.replica,
-        )
-        return cls(service, runner)
-
-    def start(self) -> asyncio.Task[None]:
-        """The job holding this process's runs (cancelled when the server stops: its runs
-        are then marked FAILED)."""
-        return asyncio.create_task(self.runner.held(), name="agentd-evals")
-
-
-@dataclass
-class OwnServices:
-    """What every server runs over the durable database beside the engine: evaluation
-    runs and schedules (each a service its RPCs call and a job of the server)."""
-
-    evals: Evals
-    schedules: Schedules
-
-    def register(self, server: grpc.aio.Server) -> None:
-        evals_pb2_grpc.add_EvalServiceServicer_to_server(EvalServicer(self.evals.service), server)
-        schedules = ScheduleServicer(self.schedules.service)
-        schedules_pb2_grpc.add_ScheduleServiceServicer_to_server(schedules, server)
-
-    def start(self) -> list[asyncio.Task[None]]:
-        return [self.evals.start(), self.schedules.start()]

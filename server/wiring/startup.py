@@ -17,7 +17,8 @@ from agent.llm.window.encodings import Encodings, encoding_for_model
 from core.metrics import REGISTRY
 from server.listening import StartupError, reason
 from server.settings import Settings
-from server.wiring.services import OwnServices, Webhooks
+from server.wiring.own import OwnServices
+from server.wiring.services import Webhooks
 from server.wiring.stores import start_retention
 from stores.build import DurableStores
 

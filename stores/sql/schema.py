@@ -1,5 +1,4 @@
 """The tables. Changes go through a new Alembic migration in db/migrations/versions.
-
 Every table is on the one `metadata` (`stores.sql.metadata`); the inbox's history is
 defined beside it (`stores.sql.inbox_tables`) and named here with the others."""
 
@@ -23,12 +22,12 @@ from sqlalchemy import (
 )
 
 from stores.agents.tables import agent_promotions as agent_promotions
-from stores.evals import tables as evals  # noqa: F401 - their three tables, on `metadata`
-from stores.schedules import tables as schedules  # noqa: F401 - their two tables, on `metadata`
+from stores.evals import tables as evals  # noqa: F401 - these four: their tables on `metadata`
+from stores.schedules import tables as schedules  # noqa: F401
 from stores.sql.inbox_tables import action_history as action_history
 from stores.sql.metadata import metadata as metadata
-from stores.traces import tables as traces  # noqa: F401 - their three tables, on `metadata`
-from stores.triggers import tables as triggers  # noqa: F401 - their two tables, on `metadata`
+from stores.traces import tables as traces  # noqa: F401
+from stores.triggers import tables as triggers  # noqa: F401
 from stores.webhooks.tables import webhook_deliveries as webhook_deliveries
 from stores.webhooks.tables import webhook_events as webhook_events
 from stores.webhooks.tables import webhook_streams as webhook_streams

@@ -483,6 +483,7 @@ class ContextFitted(_message.Message):
     CLIPPED_MESSAGES_FIELD_NUMBER: _builtins.int
     DROPPED_MESSAGES_FIELD_NUMBER: _builtins.int
     RETRY_FIELD_NUMBER: _builtins.int
+    DROPPED_IMAGES_FIELD_NUMBER: _builtins.int
     step_id: _builtins.str
     """The step the call belongs to."""
     role: _builtins.str
@@ -505,6 +506,10 @@ class ContextFitted(_message.Message):
     """True when the endpoint answered that the context was too long and the
     request was compacted once more and sent again.
     """
+    dropped_images: _builtins.int
+    """Images left out whole (oldest first), each replaced by a note naming its
+    artifact; an image is never cut.
+    """
     def __init__(
         self,
         *,
@@ -518,10 +523,11 @@ class ContextFitted(_message.Message):
         clipped_messages: _builtins.int = ...,
         dropped_messages: _builtins.int = ...,
         retry: _builtins.bool = ...,
+        dropped_images: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["clipped_messages", b"clipped_messages", "context_window", b"context_window", "dropped_messages", b"dropped_messages", "max_tokens", b"max_tokens", "model", b"model", "prompt_tokens", b"prompt_tokens", "retry", b"retry", "role", b"role", "saved_tokens", b"saved_tokens", "step_id", b"step_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["clipped_messages", b"clipped_messages", "context_window", b"context_window", "dropped_images", b"dropped_images", "dropped_messages", b"dropped_messages", "max_tokens", b"max_tokens", "model", b"model", "prompt_tokens", b"prompt_tokens", "retry", b"retry", "role", b"role", "saved_tokens", b"saved_tokens", "step_id", b"step_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

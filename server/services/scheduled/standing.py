@@ -5,8 +5,9 @@ With API keys as the authentication (a key store given), a principal that has he
 of its tenant must still hold an active one: when every key it had is revoked, the run is
 refused (PrincipalStandingError, PERMISSION_DENIED, naming the principal and why);
 otherwise its roles are those of its newest active key, now (a key re-issued with fewer
-roles narrows the run). A principal that never held a key (one a token vouched for) is kept as it was.
-The task then starts as that principal, so grants decide as for any caller.
+roles narrows the run). A principal that never held a key (one a token or a gateway
+vouched for) is kept as it was. The task then starts as that principal, so grants decide
+as for any caller.
 """
 
 from __future__ import annotations

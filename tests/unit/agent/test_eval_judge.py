@@ -16,7 +16,7 @@ from agent.llm.roles import ModelRoles
 from agent.llm.testing import ScriptedModel
 from records.evals.model import Grader, GraderKind
 from records.messages import ModelResponse
-from server.wiring.services import judge_models
+from server.wiring.own import judge_models
 
 RUBRIC = Grader(GraderKind.JUDGE, name="polite", rubric="Polite and correct.", pass_score=0.7)
 

@@ -31,6 +31,8 @@ def test_the_model_events_reach_the_wire() -> None:
 
     fitted = wire(ev.ContextFitted("s", "executor", "m", 8192, 6000, 1024, 40000, 9, 2, True))
     assert (fitted.saved_tokens, fitted.retry, fitted.dropped_messages) == (40000, True, 2)  # type: ignore[attr-defined]
+    images = wire(ev.ContextFitted("s", "executor", "m", 8192, 6000, 1024, 900, 0, 0, False, 3))
+    assert images.dropped_images == 3  # type: ignore[attr-defined]
     discarded = wire(ev.StreamDiscarded("s", "alpha", "m", "timed out"))
     assert discarded.provider == "alpha"  # type: ignore[attr-defined]
     route = wire(ev.RouteChosen("delegate", "function_calling", "billing", "asked", False, 0.25))

@@ -300,6 +300,22 @@ private static final long serialVersionUID = 0L;
     return retry_;
   }
 
+  public static final int DROPPED_IMAGES_FIELD_NUMBER = 11;
+  private int droppedImages_ = 0;
+  /**
+   * <pre>
+   * Images left out whole (oldest first), each replaced by a note naming its
+   * artifact; an image is never cut.
+   * </pre>
+   *
+   * <code>uint32 dropped_images = 11;</code>
+   * @return The droppedImages.
+   */
+  @java.lang.Override
+  public int getDroppedImages() {
+    return droppedImages_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -343,6 +359,9 @@ private static final long serialVersionUID = 0L;
     }
     if (retry_ != false) {
       output.writeBool(10, retry_);
+    }
+    if (droppedImages_ != 0) {
+      output.writeUInt32(11, droppedImages_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -390,6 +409,10 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeBoolSize(10, retry_);
     }
+    if (droppedImages_ != 0) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeUInt32Size(11, droppedImages_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -425,6 +448,8 @@ private static final long serialVersionUID = 0L;
         != other.getDroppedMessages()) return false;
     if (getRetry()
         != other.getRetry()) return false;
+    if (getDroppedImages()
+        != other.getDroppedImages()) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -457,6 +482,8 @@ private static final long serialVersionUID = 0L;
     hash = (37 * hash) + RETRY_FIELD_NUMBER;
     hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
         getRetry());
+    hash = (37 * hash) + DROPPED_IMAGES_FIELD_NUMBER;
+    hash = (53 * hash) + getDroppedImages();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -603,6 +630,7 @@ private static final long serialVersionUID = 0L;
       clippedMessages_ = 0;
       droppedMessages_ = 0;
       retry_ = false;
+      droppedImages_ = 0;
       return this;
     }
 
@@ -665,6 +693,9 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00000200) != 0)) {
         result.retry_ = retry_;
+      }
+      if (((from_bitField0_ & 0x00000400) != 0)) {
+        result.droppedImages_ = droppedImages_;
       }
     }
 
@@ -748,6 +779,9 @@ private static final long serialVersionUID = 0L;
       if (other.getRetry() != false) {
         setRetry(other.getRetry());
       }
+      if (other.getDroppedImages() != 0) {
+        setDroppedImages(other.getDroppedImages());
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -824,6 +858,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000200;
               break;
             } // case 80
+            case 88: {
+              droppedImages_ = input.readUInt32();
+              bitField0_ |= 0x00000400;
+              break;
+            } // case 88
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1424,6 +1463,53 @@ private static final long serialVersionUID = 0L;
     public Builder clearRetry() {
       bitField0_ = (bitField0_ & ~0x00000200);
       retry_ = false;
+      onChanged();
+      return this;
+    }
+
+    private int droppedImages_ ;
+    /**
+     * <pre>
+     * Images left out whole (oldest first), each replaced by a note naming its
+     * artifact; an image is never cut.
+     * </pre>
+     *
+     * <code>uint32 dropped_images = 11;</code>
+     * @return The droppedImages.
+     */
+    @java.lang.Override
+    public int getDroppedImages() {
+      return droppedImages_;
+    }
+    /**
+     * <pre>
+     * Images left out whole (oldest first), each replaced by a note naming its
+     * artifact; an image is never cut.
+     * </pre>
+     *
+     * <code>uint32 dropped_images = 11;</code>
+     * @param value The droppedImages to set.
+     * @return This builder for chaining.
+     */
+    public Builder setDroppedImages(int value) {
+      
+      droppedImages_ = value;
+      bitField0_ |= 0x00000400;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Images left out whole (oldest first), each replaced by a note naming its
+     * artifact; an image is never cut.
+     * </pre>
+     *
+     * <code>uint32 dropped_images = 11;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearDroppedImages() {
+      bitField0_ = (bitField0_ & ~0x00000400);
+      droppedImages_ = 0;
       onChanged();
       return this;
     }

@@ -137,4 +137,15 @@ public interface ContextFittedOrBuilder extends
    * @return The retry.
    */
   boolean getRetry();
+
+  /**
+   * <pre>
+   * Images left out whole (oldest first), each replaced by a note naming its
+   * artifact; an image is never cut.
+   * </pre>
+   *
+   * <code>uint32 dropped_images = 11;</code>
+   * @return The droppedImages.
+   */
+  int getDroppedImages();
 }

@@ -258,113 +258,114 @@ public final class EventsProto {
       " \001(\010\022+\n\010duration\030\006 \001(\0132\031.google.protobuf" +
       ".Duration\"S\n\017StreamDiscarded\022\017\n\007step_id\030" +
       "\001 \001(\t\022\020\n\010provider\030\002 \001(\t\022\r\n\005model\030\003 \001(\t\022\016" +
-      "\n\006reason\030\004 \001(\t\"\331\001\n\rContextFitted\022\017\n\007step" +
+      "\n\006reason\030\004 \001(\t\"\361\001\n\rContextFitted\022\017\n\007step" +
       "_id\030\001 \001(\t\022\014\n\004role\030\002 \001(\t\022\r\n\005model\030\003 \001(\t\022\026" +
       "\n\016context_window\030\004 \001(\r\022\025\n\rprompt_tokens\030" +
       "\005 \001(\r\022\022\n\nmax_tokens\030\006 \001(\r\022\024\n\014saved_token" +
       "s\030\007 \001(\r\022\030\n\020clipped_messages\030\010 \001(\r\022\030\n\020dro" +
-      "pped_messages\030\t \001(\r\022\r\n\005retry\030\n \001(\010\"d\n\016Su" +
-      "btaskStarted\022\025\n\rchild_task_id\030\001 \001(\t\022\r\n\005a" +
-      "gent\030\002 \001(\t\022\014\n\004task\030\003 \001(\t\022\017\n\007call_id\030\004 \001(" +
-      "\t\022\r\n\005panel\030\005 \001(\t\"\317\001\n\017SubtaskFinished\022\025\n\r" +
-      "child_task_id\030\001 \001(\t\022\r\n\005agent\030\002 \001(\t\022%\n\006st" +
-      "atus\030\003 \001(\0162\025.agentd.v1.TaskStatus\022\016\n\006ans" +
-      "wer\030\004 \001(\t\022\r\n\005error\030\005 \001(\t\022$\n\005usage\030\006 \001(\0132" +
-      "\025.agentd.v1.TokenUsage\022*\n\013stop_reason\030\007 " +
-      "\001(\0162\025.agentd.v1.StopReason\"Y\n\016SubtaskWai" +
-      "ting\022\025\n\rchild_task_id\030\001 \001(\t\022\014\n\004kind\030\002 \001(" +
-      "\t\022\022\n\nrequest_id\030\003 \001(\t\022\016\n\006detail\030\004 \001(\t\"k\n" +
-      "\tPanelVote\022\r\n\005panel\030\001 \001(\t\022\r\n\005agent\030\002 \001(\t" +
-      "\022\025\n\rchild_task_id\030\003 \001(\t\022\016\n\006answer\030\004 \001(\t\022" +
-      "\n\n\002ok\030\005 \001(\010\022\r\n\005group\030\006 \001(\005\"\203\001\n\014PanelDeci" +
-      "ded\022\r\n\005panel\030\001 \001(\t\022\016\n\006answer\030\002 \001(\t\022\r\n\005ra" +
-      "tio\030\003 \001(\001\022\021\n\tthreshold\030\004 \001(\001\022\017\n\007reached\030" +
-      "\005 \001(\010\022\017\n\007members\030\006 \001(\r\022\020\n\010grouping\030\007 \001(\t" +
-      "\"I\n\tHeartbeat\022%\n\006status\030\001 \001(\0162\025.agentd.v" +
-      "1.TaskStatus\022\025\n\rlast_sequence\030\002 \001(\004\"\240\001\n\021" +
-      "TaskStatusChanged\022\'\n\010previous\030\001 \001(\0162\025.ag" +
-      "entd.v1.TaskStatus\022&\n\007current\030\002 \001(\0162\025.ag" +
-      "entd.v1.TaskStatus\022\016\n\006detail\030\003 \001(\t\022*\n\013st" +
-      "op_reason\030\004 \001(\0162\025.agentd.v1.StopReason\"," +
-      "\n\013PlanCreated\022\035\n\004plan\030\001 \001(\0132\017.agentd.v1." +
-      "Plan\"<\n\013PlanRevised\022\035\n\004plan\030\001 \001(\0132\017.agen" +
-      "td.v1.Plan\022\016\n\006reason\030\002 \001(\t\"B\n\013StepStarte" +
-      "d\022\017\n\007step_id\030\001 \001(\t\022\023\n\013description\030\002 \001(\t\022" +
-      "\r\n\005index\030\003 \001(\r\"m\n\014StepFinished\022\017\n\007step_i" +
-      "d\030\001 \001(\t\022\017\n\007success\030\002 \001(\010\022\016\n\006output\030\003 \001(\t" +
-      "\022+\n\010duration\030\004 \001(\0132\031.google.protobuf.Dur" +
-      "ation\"*\n\tTextDelta\022\017\n\007step_id\030\001 \001(\t\022\014\n\004t" +
-      "ext\030\002 \001(\t\"/\n\016ReasoningDelta\022\017\n\007step_id\030\001" +
-      " \001(\t\022\014\n\004text\030\002 \001(\t\"r\n\017ToolCallStarted\022\017\n" +
-      "\007call_id\030\001 \001(\t\022\017\n\007step_id\030\002 \001(\t\022\021\n\ttool_" +
-      "name\030\003 \001(\t\022*\n\targuments\030\004 \001(\0132\027.google.p" +
-      "rotobuf.Struct\"\341\001\n\020ToolCallFinished\022\017\n\007c" +
-      "all_id\030\001 \001(\t\022\021\n\ttool_name\030\002 \001(\t\022(\n\006resul" +
-      "t\030\003 \001(\0132\026.google.protobuf.ValueH\000\022)\n\005err" +
-      "or\030\004 \001(\0132\030.agentd.v1.ToolCallErrorH\000\022+\n\010" +
-      "duration\030\005 \001(\0132\031.google.protobuf.Duratio" +
-      "n\022\014\n\004text\030\006 \001(\t\022\016\n\006cached\030\007 \001(\010B\t\n\007outco" +
-      "me\"\204\001\n\014ToolProgress\022\017\n\007call_id\030\001 \001(\t\022\021\n\t" +
-      "tool_name\030\002 \001(\t\022\020\n\010progress\030\003 \001(\001\022\022\n\005tot" +
-      "al\030\004 \001(\001H\000\210\001\001\022\017\n\007message\030\005 \001(\t\022\017\n\007report" +
-      "s\030\006 \001(\rB\010\n\006_total\"w\n\021ToolCallResumable\022\017" +
-      "\n\007call_id\030\001 \001(\t\022\021\n\ttool_name\030\002 \001(\t\022\017\n\007me" +
-      "ssage\030\003 \001(\t\022-\n\tresume_by\030\004 \001(\0132\032.google." +
-      "protobuf.Timestamp\"\325\001\n\021ReflectionVerdict" +
-      "\022\017\n\007step_id\030\001 \001(\t\022\020\n\010accuracy\030\002 \001(\001\022\024\n\014c" +
-      "ompleteness\030\003 \001(\001\022\021\n\trelevance\030\004 \001(\001\022\r\n\005" +
-      "logic\030\005 \001(\001\022\022\n\nconfidence\030\006 \001(\001\022\016\n\006passe" +
-      "d\030\007 \001(\010\022/\n\010decision\030\010 \001(\0162\035.agentd.v1.Re" +
-      "flectionDecision\022\020\n\010feedback\030\t \001(\t\"\271\001\n\021A" +
-      "pprovalRequested\022\017\n\007call_id\030\001 \001(\t\022\021\n\ttoo" +
-      "l_name\030\002 \001(\t\022*\n\targuments\030\003 \001(\0132\027.google" +
-      ".protobuf.Struct\022\016\n\006reason\030\004 \001(\t\022\026\n\016appr" +
-      "over_roles\030\005 \003(\t\022,\n\010deadline\030\006 \001(\0132\032.goo" +
-      "gle.protobuf.Timestamp\"\234\001\n\016DeadlinePasse" +
-      "d\022\022\n\nrequest_id\030\001 \001(\t\022\014\n\004kind\030\002 \001(\t\022\021\n\tt" +
-      "ool_name\030\003 \001(\t\022\017\n\007outcome\030\004 \001(\t\022\026\n\016appro" +
-      "ver_roles\030\005 \003(\t\022,\n\010deadline\030\006 \001(\0132\032.goog" +
-      "le.protobuf.Timestamp\"\242\001\n\017ApprovalDecide" +
-      "d\022\017\n\007call_id\030\001 \001(\t\022-\n\010decision\030\002 \001(\0162\033.a" +
-      "gentd.v1.ApprovalDecision\022\022\n\ndecided_by\030" +
-      "\003 \001(\t\022\017\n\007comment\030\004 \001(\t\022*\n\targuments\030\005 \001(" +
-      "\0132\027.google.protobuf.Struct\"6\n\016InputReque" +
-      "sted\022\022\n\nrequest_id\030\001 \001(\t\022\020\n\010question\030\002 \001" +
-      "(\t\"F\n\rInputProvided\022\022\n\nrequest_id\030\001 \001(\t\022" +
-      "\023\n\013provided_by\030\002 \001(\t\022\014\n\004text\030\003 \001(\t\"D\n\013Ta" +
-      "skSteered\022\020\n\010steer_id\030\001 \001(\t\022\022\n\nsteered_b" +
-      "y\030\002 \001(\t\022\017\n\007message\030\003 \001(\t\"I\n\014SteerApplied" +
-      "\022\020\n\010steer_id\030\001 \001(\t\022\017\n\007step_id\030\002 \001(\t\022\026\n\016s" +
-      "teer_sequence\030\003 \001(\004\"\223\001\n\020GuardrailDecided" +
-      "\022\r\n\005check\030\001 \001(\t\022\014\n\004rule\030\002 \001(\t\022\r\n\005point\030\003" +
-      " \001(\t\022\016\n\006action\030\004 \001(\t\022\016\n\006reason\030\005 \001(\t\022\021\n\t" +
-      "tool_name\030\006 \001(\t\022\017\n\007call_id\030\007 \001(\t\022\017\n\007matc" +
-      "hes\030\010 \001(\r\"\262\001\n\rUsageReported\022\017\n\007step_id\030\001" +
-      " \001(\t\022\014\n\004role\030\002 \001(\t\022#\n\004call\030\003 \001(\0132\025.agent" +
-      "d.v1.TokenUsage\022)\n\ntask_total\030\004 \001(\0132\025.ag" +
-      "entd.v1.TokenUsage\022\r\n\005model\030\005 \001(\t\022\021\n\test" +
-      "imated\030\006 \001(\010\022\020\n\010provider\030\021 \001(\t\"\306\001\n\013Final" +
-      "Answer\022\014\n\004text\030\001 \001(\t\022*\n\013stop_reason\030\002 \001(" +
-      "\0162\025.agentd.v1.StopReason\022\023\n\013stop_detail\030" +
-      "\003 \001(\t\022\017\n\007partial\030\004 \001(\010\022/\n\tartifacts\030\n \003(" +
-      "\0132\034.agentd.v1.ArtifactReference\022&\n\tcitat" +
-      "ions\030\031 \003(\0132\023.agentd.v1.Citation\"p\n\017Artif" +
-      "actUpdated\022\014\n\004name\030\001 \001(\t\022\017\n\007version\030\002 \001(" +
-      "\r\022\022\n\nmedia_type\030\003 \001(\t\022\022\n\nsize_bytes\030\004 \001(" +
-      "\004\022\026\n\016writer_task_id\030\005 \001(\t\"P\n\rErrorOccurr" +
-      "ed\022\016\n\006reason\030\001 \001(\t\022\017\n\007message\030\002 \001(\t\022\r\n\005f" +
-      "atal\030\003 \001(\010\022\017\n\007step_id\030\004 \001(\t\"G\n\013TaskResum" +
-      "ed\022\016\n\006reason\030\001 \001(\t\022\017\n\007replica\030\002 \001(\t\022\027\n\017c" +
-      "ompleted_steps\030\003 \001(\r*\231\001\n\022ReflectionDecis" +
-      "ion\022#\n\037REFLECTION_DECISION_UNSPECIFIED\020\000" +
-      "\022\036\n\032REFLECTION_DECISION_ACCEPT\020\001\022\036\n\032REFL" +
-      "ECTION_DECISION_REVISE\020\002\022\036\n\032REFLECTION_D" +
-      "ECISION_REPLAN\020\003*\216\001\n\020ApprovalDecision\022!\n" +
-      "\035APPROVAL_DECISION_UNSPECIFIED\020\000\022\035\n\031APPR" +
-      "OVAL_DECISION_APPROVE\020\001\022\034\n\030APPROVAL_DECI" +
-      "SION_REJECT\020\002\022\032\n\026APPROVAL_DECISION_EDIT\020" +
-      "\003BA\n\rdev.agentd.v1B\013EventsProtoP\001Z!agent" +
-      "d.dev/gen/agentd/v1;agentdv1b\006proto3"
+      "pped_messages\030\t \001(\r\022\r\n\005retry\030\n \001(\010\022\026\n\016dr" +
+      "opped_images\030\013 \001(\r\"d\n\016SubtaskStarted\022\025\n\r" +
+      "child_task_id\030\001 \001(\t\022\r\n\005agent\030\002 \001(\t\022\014\n\004ta" +
+      "sk\030\003 \001(\t\022\017\n\007call_id\030\004 \001(\t\022\r\n\005panel\030\005 \001(\t" +
+      "\"\317\001\n\017SubtaskFinished\022\025\n\rchild_task_id\030\001 " +
+      "\001(\t\022\r\n\005agent\030\002 \001(\t\022%\n\006status\030\003 \001(\0162\025.age" +
+      "ntd.v1.TaskStatus\022\016\n\006answer\030\004 \001(\t\022\r\n\005err" +
+      "or\030\005 \001(\t\022$\n\005usage\030\006 \001(\0132\025.agentd.v1.Toke" +
+      "nUsage\022*\n\013stop_reason\030\007 \001(\0162\025.agentd.v1." +
+      "StopReason\"Y\n\016SubtaskWaiting\022\025\n\rchild_ta" +
+      "sk_id\030\001 \001(\t\022\014\n\004kind\030\002 \001(\t\022\022\n\nrequest_id\030" +
+      "\003 \001(\t\022\016\n\006detail\030\004 \001(\t\"k\n\tPanelVote\022\r\n\005pa" +
+      "nel\030\001 \001(\t\022\r\n\005agent\030\002 \001(\t\022\025\n\rchild_task_i" +
+      "d\030\003 \001(\t\022\016\n\006answer\030\004 \001(\t\022\n\n\002ok\030\005 \001(\010\022\r\n\005g" +
+      "roup\030\006 \001(\005\"\203\001\n\014PanelDecided\022\r\n\005panel\030\001 \001" +
+      "(\t\022\016\n\006answer\030\002 \001(\t\022\r\n\005ratio\030\003 \001(\001\022\021\n\tthr" +
+      "eshold\030\004 \001(\001\022\017\n\007reached\030\005 \001(\010\022\017\n\007members" +
+      "\030\006 \001(\r\022\020\n\010grouping\030\007 \001(\t\"I\n\tHeartbeat\022%\n" +
+      "\006status\030\001 \001(\0162\025.agentd.v1.TaskStatus\022\025\n\r" +
+      "last_sequence\030\002 \001(\004\"\240\001\n\021TaskStatusChange" +
+      "d\022\'\n\010previous\030\001 \001(\0162\025.agentd.v1.TaskStat" +
+      "us\022&\n\007current\030\002 \001(\0162\025.agentd.v1.TaskStat" +
+      "us\022\016\n\006detail\030\003 \001(\t\022*\n\013stop_reason\030\004 \001(\0162" +
+      "\025.agentd.v1.StopReason\",\n\013PlanCreated\022\035\n" +
+      "\004plan\030\001 \001(\0132\017.agentd.v1.Plan\"<\n\013PlanRevi" +
+      "sed\022\035\n\004plan\030\001 \001(\0132\017.agentd.v1.Plan\022\016\n\006re" +
+      "ason\030\002 \001(\t\"B\n\013StepStarted\022\017\n\007step_id\030\001 \001" +
+      "(\t\022\023\n\013description\030\002 \001(\t\022\r\n\005index\030\003 \001(\r\"m" +
+      "\n\014StepFinished\022\017\n\007step_id\030\001 \001(\t\022\017\n\007succe" +
+      "ss\030\002 \001(\010\022\016\n\006output\030\003 \001(\t\022+\n\010duration\030\004 \001" +
+      "(\0132\031.google.protobuf.Duration\"*\n\tTextDel" +
+      "ta\022\017\n\007step_id\030\001 \001(\t\022\014\n\004text\030\002 \001(\t\"/\n\016Rea" +
+      "soningDelta\022\017\n\007step_id\030\001 \001(\t\022\014\n\004text\030\002 \001" +
+      "(\t\"r\n\017ToolCallStarted\022\017\n\007call_id\030\001 \001(\t\022\017" +
+      "\n\007step_id\030\002 \001(\t\022\021\n\ttool_name\030\003 \001(\t\022*\n\tar" +
+      "guments\030\004 \001(\0132\027.google.protobuf.Struct\"\341" +
+      "\001\n\020ToolCallFinished\022\017\n\007call_id\030\001 \001(\t\022\021\n\t" +
+      "tool_name\030\002 \001(\t\022(\n\006result\030\003 \001(\0132\026.google" +
+      ".protobuf.ValueH\000\022)\n\005error\030\004 \001(\0132\030.agent" +
+      "d.v1.ToolCallErrorH\000\022+\n\010duration\030\005 \001(\0132\031" +
+      ".google.protobuf.Duration\022\014\n\004text\030\006 \001(\t\022" +
+      "\016\n\006cached\030\007 \001(\010B\t\n\007outcome\"\204\001\n\014ToolProgr" +
+      "ess\022\017\n\007call_id\030\001 \001(\t\022\021\n\ttool_name\030\002 \001(\t\022" +
+      "\020\n\010progress\030\003 \001(\001\022\022\n\005total\030\004 \001(\001H\000\210\001\001\022\017\n" +
+      "\007message\030\005 \001(\t\022\017\n\007reports\030\006 \001(\rB\010\n\006_tota" +
+      "l\"w\n\021ToolCallResumable\022\017\n\007call_id\030\001 \001(\t\022" +
+      "\021\n\ttool_name\030\002 \001(\t\022\017\n\007message\030\003 \001(\t\022-\n\tr" +
+      "esume_by\030\004 \001(\0132\032.google.protobuf.Timesta" +
+      "mp\"\325\001\n\021ReflectionVerdict\022\017\n\007step_id\030\001 \001(" +
+      "\t\022\020\n\010accuracy\030\002 \001(\001\022\024\n\014completeness\030\003 \001(" +
+      "\001\022\021\n\trelevance\030\004 \001(\001\022\r\n\005logic\030\005 \001(\001\022\022\n\nc" +
+      "onfidence\030\006 \001(\001\022\016\n\006passed\030\007 \001(\010\022/\n\010decis" +
+      "ion\030\010 \001(\0162\035.agentd.v1.ReflectionDecision" +
+      "\022\020\n\010feedback\030\t \001(\t\"\271\001\n\021ApprovalRequested" +
+      "\022\017\n\007call_id\030\001 \001(\t\022\021\n\ttool_name\030\002 \001(\t\022*\n\t" +
+      "arguments\030\003 \001(\0132\027.google.protobuf.Struct" +
+      "\022\016\n\006reason\030\004 \001(\t\022\026\n\016approver_roles\030\005 \003(\t" +
+      "\022,\n\010deadline\030\006 \001(\0132\032.google.protobuf.Tim" +
+      "estamp\"\234\001\n\016DeadlinePassed\022\022\n\nrequest_id\030" +
+      "\001 \001(\t\022\014\n\004kind\030\002 \001(\t\022\021\n\ttool_name\030\003 \001(\t\022\017" +
+      "\n\007outcome\030\004 \001(\t\022\026\n\016approver_roles\030\005 \003(\t\022" +
+      ",\n\010deadline\030\006 \001(\0132\032.google.protobuf.Time" +
+      "stamp\"\242\001\n\017ApprovalDecided\022\017\n\007call_id\030\001 \001" +
+      "(\t\022-\n\010decision\030\002 \001(\0162\033.agentd.v1.Approva" +
+      "lDecision\022\022\n\ndecided_by\030\003 \001(\t\022\017\n\007comment" +
+      "\030\004 \001(\t\022*\n\targuments\030\005 \001(\0132\027.google.proto" +
+      "buf.Struct\"6\n\016InputRequested\022\022\n\nrequest_" +
+      "id\030\001 \001(\t\022\020\n\010question\030\002 \001(\t\"F\n\rInputProvi" +
+      "ded\022\022\n\nrequest_id\030\001 \001(\t\022\023\n\013provided_by\030\002" +
+      " \001(\t\022\014\n\004text\030\003 \001(\t\"D\n\013TaskSteered\022\020\n\010ste" +
+      "er_id\030\001 \001(\t\022\022\n\nsteered_by\030\002 \001(\t\022\017\n\007messa" +
+      "ge\030\003 \001(\t\"I\n\014SteerApplied\022\020\n\010steer_id\030\001 \001" +
+      "(\t\022\017\n\007step_id\030\002 \001(\t\022\026\n\016steer_sequence\030\003 " +
+      "\001(\004\"\223\001\n\020GuardrailDecided\022\r\n\005check\030\001 \001(\t\022" +
+      "\014\n\004rule\030\002 \001(\t\022\r\n\005point\030\003 \001(\t\022\016\n\006action\030\004" +
+      " \001(\t\022\016\n\006reason\030\005 \001(\t\022\021\n\ttool_name\030\006 \001(\t\022" +
+      "\017\n\007call_id\030\007 \001(\t\022\017\n\007matches\030\010 \001(\r\"\262\001\n\rUs" +
+      "ageReported\022\017\n\007step_id\030\001 \001(\t\022\014\n\004role\030\002 \001" +
+      "(\t\022#\n\004call\030\003 \001(\0132\025.agentd.v1.TokenUsage\022" +
+      ")\n\ntask_total\030\004 \001(\0132\025.agentd.v1.TokenUsa" +
+      "ge\022\r\n\005model\030\005 \001(\t\022\021\n\testimated\030\006 \001(\010\022\020\n\010" +
+      "provider\030\021 \001(\t\"\306\001\n\013FinalAnswer\022\014\n\004text\030\001" +
+      " \001(\t\022*\n\013stop_reason\030\002 \001(\0162\025.agentd.v1.St" +
+      "opReason\022\023\n\013stop_detail\030\003 \001(\t\022\017\n\007partial" +
+      "\030\004 \001(\010\022/\n\tartifacts\030\n \003(\0132\034.agentd.v1.Ar" +
+      "tifactReference\022&\n\tcitations\030\031 \003(\0132\023.age" +
+      "ntd.v1.Citation\"p\n\017ArtifactUpdated\022\014\n\004na" +
+      "me\030\001 \001(\t\022\017\n\007version\030\002 \001(\r\022\022\n\nmedia_type\030" +
+      "\003 \001(\t\022\022\n\nsize_bytes\030\004 \001(\004\022\026\n\016writer_task" +
+      "_id\030\005 \001(\t\"P\n\rErrorOccurred\022\016\n\006reason\030\001 \001" +
+      "(\t\022\017\n\007message\030\002 \001(\t\022\r\n\005fatal\030\003 \001(\010\022\017\n\007st" +
+      "ep_id\030\004 \001(\t\"G\n\013TaskResumed\022\016\n\006reason\030\001 \001" +
+      "(\t\022\017\n\007replica\030\002 \001(\t\022\027\n\017completed_steps\030\003" +
+      " \001(\r*\231\001\n\022ReflectionDecision\022#\n\037REFLECTIO" +
+      "N_DECISION_UNSPECIFIED\020\000\022\036\n\032REFLECTION_D" +
+      "ECISION_ACCEPT\020\001\022\036\n\032REFLECTION_DECISION_" +
+      "REVISE\020\002\022\036\n\032REFLECTION_DECISION_REPLAN\020\003" +
+      "*\216\001\n\020ApprovalDecision\022!\n\035APPROVAL_DECISI" +
+      "ON_UNSPECIFIED\020\000\022\035\n\031APPROVAL_DECISION_AP" +
+      "PROVE\020\001\022\034\n\030APPROVAL_DECISION_REJECT\020\002\022\032\n" +
+      "\026APPROVAL_DECISION_EDIT\020\003BA\n\rdev.agentd." +
+      "v1B\013EventsProtoP\001Z!agentd.dev/gen/agentd" +
+      "/v1;agentdv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -401,7 +402,7 @@ public final class EventsProto {
     internal_static_agentd_v1_ContextFitted_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ContextFitted_descriptor,
-        new java.lang.String[] { "StepId", "Role", "Model", "ContextWindow", "PromptTokens", "MaxTokens", "SavedTokens", "ClippedMessages", "DroppedMessages", "Retry", });
+        new java.lang.String[] { "StepId", "Role", "Model", "ContextWindow", "PromptTokens", "MaxTokens", "SavedTokens", "ClippedMessages", "DroppedMessages", "Retry", "DroppedImages", });
     internal_static_agentd_v1_SubtaskStarted_descriptor =
       getDescriptor().getMessageTypes().get(4);
     internal_static_agentd_v1_SubtaskStarted_fieldAccessorTable = new
