@@ -26,6 +26,7 @@ async def test_an_mcp_image_is_kept_and_read_back_as_an_image(tmp_path: Path) ->
     ]
     toolsets = {"notes": stdio_notes(tmp_path, level="read")}
     settings = {"toolsets_file": write_toolsets(tmp_path / "toolsets.yaml", toolsets), **FAST}
+    settings["llm_image_models"] = "fake-model"  # a model that sees the images
     async with harness(tmp_path, replies, **settings) as h:
         events = await h.run("take a picture", mode=FC, tools=["notes.photo", "read_artifact"])
         assert_well_formed(events)
@@ -43,9 +44,15 @@ async def test_an_mcp_image_is_kept_and_read_back_as_an_image(tmp_path: Path) ->
         )
         kept = await h.client.get_artifact(task_id, KEPT)
         assert kept.content == png  # byte for byte what the MCP server sent
-        told = h.llm.requests[1]["messages"][-1]
+        told, shown = h.llm.requests[1]["messages"][-2:]
         assert told["role"] == "tool"
         assert KEPT in told["content"]
+        assert shown["role"] == "user"  # chat takes no image in a tool message: right after
+        digest = hashlib.sha256(png).hexdigest()
+        # The next call sees the image the tool returned; the one after it, that image and
+        # the one read_artifact gave (the conversation's images go with every call).
+        assert [(i.media_type, i.sha256) for i in h.llm.images[1]] == [("image/png", digest)]
+        assert [i.sha256 for i in h.llm.images[2]] == [digest, digest]
         assert final(events).text == "a red picture"
         records = await h.server.durable.tool_calls.query("default")
         assert [r.outcome for r in records if r.tool_name == "notes.photo"] == ["ok"]
