@@ -35,7 +35,7 @@ from agent.scheduling.background import Background
 from agent.scheduling.cancelling import Cancelling
 from agent.scheduling.execution import Runner
 from agent.scheduling.factory import RunFactory, RunStores
-from agent.scheduling.intake import Chosen, StartKeys, choose, kept, new_task, prepared
+from agent.scheduling.intake import Chosen, StartKeys, choose, digested, kept, new_task, prepared
 from agent.scheduling.listing import list_live
 from agent.scheduling.parking import Parking
 from agent.scheduling.steers import Steers
@@ -261,15 +261,16 @@ class Engine:
         # server answers at once, as cheaply as it can.
         ticket = self._admission.admit(call.principal.tenant)
         try:
-            request = await prepared(self.inputs, request)  # parts fetched and checked
-            # A retry's key first: it gets its task back even if, say, its agent is gone.
-            task_id = new_task_id()
+            # A retry's key first: it gets its task back even if, say, its agent is gone
+            # or a URL part of it no longer answers (parts go by their digest or URL).
+            request, task_id = digested(request), new_task_id()
             earlier = await self._start_keys.earlier(request, call, task_id)
             if earlier is not None:
                 found = await self.find(call.principal.tenant, earlier)
                 ticket.release()  # the earlier task holds its own place
                 return found
             try:
+                request = await prepared(self.inputs, request)  # parts fetched and checked
                 conversations = self._memory.conversations if self._memory else None
                 chosen = await choose(request, call, self._registry, self._agents, conversations)
             except BaseException:

@@ -6,12 +6,44 @@ ingestion (`agent.knowledge.documents`)."""
 from __future__ import annotations
 
 import io
+import warnings
 from dataclasses import dataclass
 
 from core.errors import FieldViolation, InvalidArgumentError
 
-IMAGE_TYPES = {"PNG": "image/png", "JPEG": "image/jpeg", "GIF": "image/gif", "WEBP": "image/webp"}
-"""The image formats a model may be shown (Pillow's name: the media type)."""
+IMAGE_FORMATS = {"image/png": "PNG", "image/jpeg": "JPEG", "image/gif": "GIF", "image/webp": "WEBP"}
+"""The image types a model may be shown, with the format Pillow names each."""
+MAX_IMAGE_PIXELS = 64 * 1024 * 1024
+"""Pixels an image may have (about 67 million: a large camera's photo). Pillow's own guard
+against decompression bombs warns from 89 million and refuses only from twice that; an
+image is refused here from this many, its pixels never decoded."""
+TEXT_TYPES = frozenset(
+    {
+        "application/json",
+        "application/xml",
+        "application/yaml",
+        "application/x-yaml",
+        "application/x-ndjson",
+        "application/javascript",
+        "application/ecmascript",
+        "application/sql",
+        "application/graphql",
+        "application/x-www-form-urlencoded",
+    }
+)
+"""Media types outside `text/` (and the `+json`, `+xml` suffixes) whose content is text."""
+
+
+def bare_type(media_type: str) -> str:
+    """The media type without its parameters, lower case ("" for none)."""
+    return media_type.split(";", 1)[0].strip().lower()
+
+
+def is_text(media_type: str) -> bool:
+    """Whether content of `media_type` is text: `text/*`, JSON, XML, YAML and the like (the
+    one answer for artifacts, input parts and HTTP bodies)."""
+    bare = bare_type(media_type)
+    return bare.startswith("text/") or bare in TEXT_TYPES or bare.endswith(("+json", "+xml"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,22 +55,37 @@ class ImageFacts:
     height: int
 
 
-def image_facts(content: bytes) -> ImageFacts | None:
-    """The type and size of a PNG, JPEG, GIF or WebP image, or None when `content` is not
-    one. Reads the header only (Pillow's `open` decodes no pixels)."""
+def read_image(content: bytes) -> ImageFacts | str:
+    """The type and size of a PNG, JPEG, GIF or WebP image, or what keeps `content` from
+    being one a model may be shown (not an image, another format, no pixels, more than
+    MAX_IMAGE_PIXELS). Reads the header only (Pillow's `open` decodes no pixels)."""
     from PIL import Image, UnidentifiedImageError
 
     try:
-        with Image.open(io.BytesIO(content)) as image:
-            media_type = IMAGE_TYPES.get(image.format or "")
-            width, height = image.size
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(content)) as image:
+                found, (width, height) = image.format or "", image.size
+    except Image.DecompressionBombError:
+        return f"has more than {MAX_IMAGE_PIXELS:,} pixels"
     except (UnidentifiedImageError, OSError, ValueError, SyntaxError):
-        return None
+        return "is not an image"
     except Exception:  # noqa: BLE001 - any failure of a header parser is the file's
-        return None
-    if media_type is None or width <= 0 or height <= 0:
-        return None
+        return "is not an image"
+    media_type = next((t for t, f in IMAGE_FORMATS.items() if f == found), None)
+    if media_type is None:
+        return f"is a {found} image, not one of {', '.join(IMAGE_FORMATS.values())}"
+    if width <= 0 or height <= 0:
+        return "is an image without pixels"
+    if width * height > MAX_IMAGE_PIXELS:
+        return f"has {width}×{height} pixels, more than {MAX_IMAGE_PIXELS:,}"
     return ImageFacts(media_type, width, height)
+
+
+def image_facts(content: bytes) -> ImageFacts | None:
+    """`read_image`'s facts, or None when `content` is not an image a model may be shown."""
+    read = read_image(content)
+    return read if isinstance(read, ImageFacts) else None
 
 
 def pdf_text(content: bytes) -> str:

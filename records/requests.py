@@ -83,6 +83,9 @@ class TaskRequest:
             fields["wait_timeout_seconds"] = self.wait_timeout_seconds
         if self.replay is not None:  # likewise
             fields["replay"] = [self.replay.source_task_id, self.replay.tools.value]
-        if self.parts:  # likewise; the content by its digest, never its bytes
-            fields["parts"] = [[p.name, p.media_type, p.sha256, p.source_uri] for p in self.parts]
+        if self.parts:  # likewise; given content by its digest, a URL part by its URL
+            fields["parts"] = [
+                [p.name, p.media_type, "" if p.source_uri else p.sha256, p.source_uri]
+                for p in self.parts
+            ]
         return digest(fields)

@@ -7,27 +7,17 @@ an `InvalidArgumentError` field violation on `parts[i].<field>`."""
 from __future__ import annotations
 
 import hashlib
-import io
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from PIL import Image, UnidentifiedImageError
-
 from core.errors import FieldViolation, InvalidArgumentError
+from core.files import IMAGE_FORMATS, ImageFacts, is_text, read_image
 from records.parts import InputPart
-from stores.artifacts.base import is_text, media_type_problem, name_problem
+from stores.artifacts.base import media_type_problem, name_problem
 from tools.builtin.addresses import IPNetwork
 
 MiB = 1024 * 1024
 MAX_PARTS = 16
-IMAGE_FORMATS = {
-    "image/png": "PNG",
-    "image/jpeg": "JPEG",
-    "image/gif": "GIF",
-    "image/webp": "WEBP",
-}
-"""The image types a part may have, with the format Pillow names each."""
 EXTENSIONS = {
     "image/png": "png",
     "image/jpeg": "jpg",
@@ -70,6 +60,20 @@ def usable_name(name: str) -> str:
     """`name` when it is a valid artifact name, else "" (the part gets its default name):
     a door's file name (an A2A filename, an upload's) is kept when it can be."""
     return name if name_problem(name) is None else ""
+
+
+def suggested_names(parts: Sequence[InputPart]) -> tuple[InputPart, ...]:
+    """A door's parts with a name an earlier part already has cleared (that part gets its
+    default name): the names a door takes from file names and URLs are suggestions, never
+    a reason to refuse the request (a caller's own names must differ: `check_parts`)."""
+    seen: set[str] = set()
+    named: list[InputPart] = []
+    for part in parts:
+        if part.name in seen:
+            part = replace(part, name="")
+        seen.add(part.name)
+        named.append(part)
+    return tuple(named)
 
 
 def check_count(parts: Sequence[InputPart]) -> None:
@@ -122,10 +126,15 @@ def measure(part: InputPart) -> tuple[InputPart, str | None]:
     if bare.startswith("image/"):
         if bare not in IMAGE_FORMATS:
             return part, f"{bare} is not an image type a task takes ({', '.join(IMAGE_FORMATS)})"
-        size, problem = image_size(data, IMAGE_FORMATS[bare])
-        if problem is not None:
-            return part, problem
-        width, height = size
+        expected, facts = IMAGE_FORMATS[bare], read_image(data)
+        if facts == "is not an image":
+            return part, f"is not an image of its type ({expected})"
+        if not isinstance(facts, ImageFacts):
+            return part, facts
+        if facts.media_type != bare:
+            found = IMAGE_FORMATS[facts.media_type]
+            return part, f"is a {found} image, not {expected} as its media type says"
+        width, height = facts.width, facts.height
     elif bare == "application/pdf":
         if not data.startswith(b"%PDF-"):
             return part, "is not a PDF (it does not start with %PDF-)"
@@ -134,24 +143,5 @@ def measure(part: InputPart) -> tuple[InputPart, str | None]:
             data.decode("utf-8")
         except UnicodeDecodeError as exc:
             return part, f"is not UTF-8 text (byte {exc.start})"
-    digest = hashlib.sha256(data).hexdigest()
+    digest = part.sha256 or hashlib.sha256(data).hexdigest()  # a given part's: at intake
     return replace(part, size=len(data), sha256=digest, width=width, height=height), None
-
-
-def image_size(data: bytes, expected: str) -> tuple[tuple[int, int], str | None]:
-    """An image's (width, height) from its header, or why it is not an image of the
-    `expected` Pillow format. The pixels are never decoded."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-            with Image.open(io.BytesIO(data)) as image:
-                found, size = image.format, image.size
-    except Image.DecompressionBombError:
-        return (0, 0), "has more pixels than an image a task takes"
-    except (UnidentifiedImageError, OSError, ValueError):
-        return (0, 0), f"is not an image of its type ({expected})"
-    if found != expected:
-        return (0, 0), f"is a {found} image, not {expected} as its media type says"
-    if size[0] <= 0 or size[1] <= 0:
-        return (0, 0), "is an image without pixels"
-    return size, None

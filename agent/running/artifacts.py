@@ -18,11 +18,12 @@ from core.errors import (
     FieldViolation,
     InvalidArgumentError,
 )
+from core.files import is_text
 from records import events as ev
 from records.messages import Message
 from records.parts import ImagePart, InlineImage, MessagePart, TextPart, image_label, unseen_note
 from records.tasks import Task
-from stores.artifacts.base import Artifact, ArtifactInfo, ArtifactStore, is_text, name_problem
+from stores.artifacts.base import Artifact, ArtifactInfo, ArtifactStore, name_problem
 from tools.builtin.artifacts import WRITE_ARTIFACT
 
 if TYPE_CHECKING:

@@ -10,7 +10,8 @@ first try started.
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
+import hashlib
+from dataclasses import dataclass, replace
 
 from agent.conversations.service import Conversations
 from agent.definitions.catalog import Agents
@@ -81,6 +82,18 @@ async def choose(
     tools = await toolset(agents, call.principal.tenant, agent, specs)
     plan = given_plan(request, tools.offered)  # a given plan's steps may name delegates
     return Chosen(request, specs, iterations, plan, agent, tools.delegates)
+
+
+def digested(request: TaskRequest) -> TaskRequest:
+    """The request with each part given by its bytes carrying their digest (what its
+    fingerprint holds of it, computed once, here); a URL part goes by its URL."""
+    if not any(p.data for p in request.parts):
+        return request
+    parts = tuple(
+        replace(p, sha256=hashlib.sha256(p.data).hexdigest()) if p.data else p
+        for p in request.parts
+    )
+    return replace(request, parts=parts)
 
 
 async def prepared(inputs: InputParts | None, request: TaskRequest) -> TaskRequest:

@@ -17,32 +17,15 @@ from typing import TYPE_CHECKING
 
 from agent.knowledge.documents import decode, parse
 from core.errors import InvalidArgumentError
+from core.files import IMAGE_FORMATS, is_text
 from records.messages import Message
 from records.parts import ImagePart, InputPart, MessagePart, TextPart
 
 if TYPE_CHECKING:
     from agent.running.run import TaskRun
 
-IMAGE_TYPES = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp"})
-TEXT_TYPES = frozenset(
-    {
-        "application/json",
-        "application/xml",
-        "application/x-yaml",
-        "application/yaml",
-        "application/x-ndjson",
-        "application/javascript",
-        "application/sql",
-    }
-)
-"""Types besides text/* whose content is text."""
 INPUT_VERSION = 1
 """The version each input part is kept as."""
-
-
-def is_text(media_type: str) -> bool:
-    base = media_type.split(";", 1)[0].strip().lower()
-    return base.startswith("text/") or base in TEXT_TYPES or base.endswith(("+json", "+xml"))
 
 
 async def with_inputs(run: TaskRun, messages: list[Message]) -> None:
@@ -66,7 +49,7 @@ async def input_parts(run: TaskRun) -> tuple[MessagePart, ...]:
 
 async def _part(run: TaskRun, part: InputPart, limit: int) -> MessagePart:
     media_type = part.media_type.split(";", 1)[0].strip().lower()
-    if media_type in IMAGE_TYPES:
+    if media_type in IMAGE_FORMATS:
         return ImagePart(part.name, INPUT_VERSION, media_type, part.width, part.height)
     if media_type != "application/pdf" and not is_text(media_type):
         return TextPart(_note(part, "kept as an artifact; read_artifact can return it"))

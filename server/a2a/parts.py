@@ -9,7 +9,7 @@ from typing import Any
 from a2a.types import a2a_pb2
 from google.protobuf import json_format
 
-from agent.inputs.checks import usable_name
+from agent.inputs.checks import suggested_names, usable_name
 from core.errors import FieldViolation, InvalidArgumentError
 from records.conversations.model import BusyPolicy
 from records.parts import InputPart
@@ -66,7 +66,7 @@ def goal_of(message: a2a_pb2.Message) -> Goal:
         context.update(data[0])
     elif data:
         context["a2a_data"] = data
-    return Goal(text, context, tuple(files))
+    return Goal(text, context, suggested_names(files))
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,7 @@ import base64
 import binascii
 from typing import Any
 
-from agent.inputs.checks import usable_name
+from agent.inputs.checks import suggested_names, usable_name
 from core.errors import FieldViolation, InvalidArgumentError
 from records.parts import InputPart
 
@@ -90,4 +90,4 @@ def parts_of(files: Any) -> tuple[InputPart, ...]:
         return ()
     if not isinstance(files, list):
         raise _refuse("arguments.files", "must be a list of content items")
-    return tuple(part_of(item, f"arguments.files[{i}]") for i, item in enumerate(files))
+    return suggested_names([part_of(item, f"arguments.files[{i}]") for i, item in enumerate(files)])

@@ -12,6 +12,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from agent.inputs.checks import suggested_names
 from records.agents.definition import split_reference
 from records.parts import InputPart
 from server.openai.errors import invalid
@@ -71,7 +72,7 @@ def _content_of(content: Any, param: str) -> tuple[str, tuple[InputPart, ...]]:
             problem = "must be a text, image or file part ({'type': 'input_text', ...})"
             raise invalid(f"{param}[{index}]", problem)
         texts.append(part["text"])
-    return "\n".join(texts), tuple(parts)
+    return "\n".join(texts), suggested_names(parts)
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
+from core.files import is_text
+
 MAX_NAME_CHARS = 128
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 """An artifact's name: letters, digits and `. _ -`, starting with a letter or digit."""
@@ -26,8 +28,6 @@ MEDIA_TYPE_PATTERN = re.compile(
     r"(?:; ?charset=[a-z0-9_-]{1,32})?$"
 )
 """A media type, lower case (`text/markdown`, `application/json; charset=utf-8`)."""
-TEXT_MEDIA_TYPES = ("application/json", "application/xml", "application/yaml")
-"""Media types outside `text/` whose content is text."""
 
 
 def name_problem(name: str) -> str | None:
@@ -56,12 +56,6 @@ def is_json(media_type: str) -> bool:
     """Whether content of `media_type` is a JSON document."""
     bare = media_type.split(";", 1)[0]
     return bare == "application/json" or bare.endswith("+json")
-
-
-def is_text(media_type: str) -> bool:
-    """Whether content of `media_type` is UTF-8 text."""
-    bare = media_type.split(";", 1)[0]
-    return bare.startswith("text/") or bare in TEXT_MEDIA_TYPES or bare.endswith("+json")
 
 
 @dataclass(frozen=True, slots=True)

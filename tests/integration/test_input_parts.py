@@ -192,6 +192,21 @@ async def test_url_parts_are_fetched_or_refused_before_any_connection(tmp_path: 
             assert got.content == png_bytes(4, 3)
 
 
+async def test_a_retry_with_a_url_part_gets_its_task_back_without_fetching_it(
+    tmp_path: Path,
+) -> None:
+    async with trusted(tmp_path, [{"text": "a tiny image", "repeat": -1}]) as t:
+        alice = await t.client("acme", "alice")
+        with http_server() as base:
+            parts = [Part.from_url(f"{base}/png")]
+            task = await alice.start_task("look", mode=FC, parts=parts, idempotency_key="u1")
+        # The URL no longer answers: the retry is matched by its key and the URL, not by
+        # fetching it again (which would fail, or differ).
+        again = await alice.start_task("look", mode=FC, parts=parts, idempotency_key="u1")
+        assert again.task_id == task.task_id
+        assert len((await alice.list_tasks()).tasks) == 1
+
+
 @pytest.mark.parametrize("binding", ["GRPC", "JSONRPC"])
 async def test_the_official_a2a_client_sends_a_1_mb_file_part_whole(
     tmp_path: Path, binding: str

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.errors import FieldViolation, InvalidArgumentError, ToolArgumentsInvalidError
-from core.files import image_facts, pdf_text
+from core.files import image_facts, is_text, pdf_text
 from core.identity import CallContext
 from records.parts import ImagePart
 from records.tools.model import JSONValue, PermissionLevel, RiskLevel, Tool, ToolOutput, ToolSpec
@@ -31,7 +31,6 @@ from stores.artifacts.base import (
     ArtifactInfo,
     ArtifactStore,
     is_json,
-    is_text,
     media_type_problem,
     name_problem,
 )

@@ -7,17 +7,9 @@ from __future__ import annotations
 import codecs
 from urllib.parse import urlsplit
 
+from core.files import bare_type, is_text
 from records.tools.model import ToolFile
-from stores.artifacts.base import is_text
 
-TEXT_TYPES = (
-    "application/javascript",
-    "application/ecmascript",
-    "application/x-www-form-urlencoded",
-    "application/x-ndjson",
-    "application/graphql",
-)
-"""Media types outside `text/` and `stores.artifacts.base.is_text` that are text."""
 BINARY_KINDS = ("image/", "audio/", "video/", "font/", "model/")
 BINARY_TYPES = frozenset(
     {
@@ -51,11 +43,6 @@ def charset(content_type: str) -> str:
     return "utf-8"
 
 
-def bare_type(content_type: str) -> str:
-    """The media type without its parameters, lower case ("" when none was sent)."""
-    return content_type.split(";", 1)[0].strip().lower()
-
-
 def is_binary(content_type: str, body: bytes) -> bool:
     """Whether the body is a file rather than text: its type is of a binary kind (an
     image, audio, video, a font, a PDF, an archive, application/octet-stream), or, of
@@ -64,8 +51,7 @@ def is_binary(content_type: str, body: bytes) -> bool:
     bare = bare_type(content_type)
     if bare.startswith(BINARY_KINDS) or bare in BINARY_TYPES:
         return True
-    typed_text = is_text(bare) or bare in TEXT_TYPES or bare.endswith("+xml")
-    if typed_text and charset(content_type) not in ("utf-8", "utf_8"):
+    if is_text(bare) and charset(content_type) not in ("utf-8", "utf_8"):
         return False
     if b"\x00" in body:
         return True

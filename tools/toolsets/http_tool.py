@@ -24,11 +24,12 @@ from urllib.parse import urlencode
 import httpcore
 import jmespath
 
+from core.files import bare_type
 from core.identity import CallContext
 from records.tools.model import JSONValue, Tool, ToolFile, ToolOutput, ToolSpec
 from records.tools.outcomes import ToolFailed
 from tools.builtin.addresses import IPNetwork
-from tools.builtin.bodies import bare_type, is_binary
+from tools.builtin.bodies import is_binary
 from tools.builtin.http import check_url, default_headers, guarded_pool, read_capped, timeouts
 from tools.toolsets import http_progress, url_template
 from tools.toolsets.config import HttpToolConfig, ToolsetConfig, tool_spec

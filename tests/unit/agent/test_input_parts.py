@@ -15,6 +15,7 @@ from agent.inputs.fetching import fetch_part, refused_literal
 from agent.inputs.keeping import InputParts, announced
 from core.errors import DestinationNotAllowedError, InvalidArgumentError
 from core.errors.artifacts import InputPartUnavailableError
+from core.files import image_facts
 from records import events as ev
 from records.parts import InputPart
 from records.requests import TaskRequest
@@ -194,4 +195,28 @@ def test_an_image_of_too_many_pixels_is_refused_from_its_header() -> None:
     png = small[:12] + ihdr + struct.pack(">I", zlib.crc32(ihdr)) + small[33:]
     with pytest.raises(InvalidArgumentError) as caught:
         check_parts([InputPart("huge.png", "image/png", png)], LIMITS)
-    assert _fields(caught.value) == {"parts[0].data": "has more pixels than an image a task takes"}
+    assert _fields(caught.value) == {"parts[0].data": "has more than 67,108,864 pixels"}
+
+
+def test_an_image_in_pillow_s_warning_band_is_refused_too() -> None:
+    # 10,000 x 9,500 = 95 million pixels: past Pillow's warning (89 million) but short of
+    # its error (twice that), which alone refused it; more than MAX_IMAGE_PIXELS.
+    import struct
+    import zlib
+
+    small = png_bytes(2, 2)
+    ihdr = b"IHDR" + struct.pack(">II", 10_000, 9_500) + small[24:29]
+    png = small[:12] + ihdr + struct.pack(">I", zlib.crc32(ihdr)) + small[33:]
+    with pytest.raises(InvalidArgumentError) as caught:
+        check_parts([InputPart("wide.png", "image/png", png)], LIMITS)
+    assert _fields(caught.value) == {"parts[0].data": "has 10000×9500 pixels, more than 67,108,864"}
+    assert image_facts(png) is None  # nor is a tool's such image shown to a model
+
+
+def test_every_type_read_as_text_is_checked_to_be_text() -> None:
+    # What the model is given as text (agent.seeing) is what intake checks as UTF-8: one
+    # answer for both (core.files.is_text), YAML and NDJSON included.
+    for media_type in ("application/x-yaml", "application/x-ndjson", "application/atom+xml"):
+        with pytest.raises(InvalidArgumentError) as caught:
+            check_parts([InputPart("c", media_type, b"\xff\xfe")], LIMITS)
+        assert _fields(caught.value) == {"parts[0].data": "is not UTF-8 text (byte 0)"}

@@ -20,7 +20,8 @@ from agent.llm.tool_names import WireNames
 from agent.llm.window.catalog import ModelLimits
 from agent.llm.window.fitting import fit_request
 from agent.llm.window.tokens import ESTIMATE, image_tokens, message_tokens
-from agent.seeing.inputs import document_text, is_text
+from agent.seeing.inputs import document_text
+from core.files import is_text
 from records import serialization
 from records.messages import Message, ModelSettings, ToolCall
 from records.parts import ImagePart, InlineImage, TextPart

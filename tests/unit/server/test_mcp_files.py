@@ -64,3 +64,19 @@ def test_malformed_items_name_their_field(files: Any, field: str) -> None:
     with pytest.raises(InvalidArgumentError) as refused:
         parts_of(files)
     assert refused.value.field_violations[0].field == field
+
+
+def test_two_files_named_alike_by_their_uris_are_both_taken() -> None:
+    # The names a door takes from URIs are suggestions: a second `logo.png` gets its
+    # default name (input-<i>.png) rather than failing the request as a clash.
+    link = {"type": "resource_link", "mimeType": "image/png"}
+    parts = parts_of(
+        [
+            {**link, "uri": "https://a.example/logo.png"},
+            {**link, "uri": "https://b.example/img/logo.png"},
+        ]
+    )
+    assert [(p.name, p.source_uri) for p in parts] == [
+        ("logo.png", "https://a.example/logo.png"),
+        ("", "https://b.example/img/logo.png"),
+    ]
