@@ -227,6 +227,7 @@ class AgentClient(
         mode: tasks_pb2.ExecutionMode.ValueType = tasks_pb2.EXECUTION_MODE_AUTO,
         idempotency_key: str = "",
         token_budget: int = 0,
+        spend_limit: int = 0,
         cancel_on_disconnect: bool = False,
         task_timeout: float | None = None,
         wait_timeout: float | None = None,
@@ -246,8 +247,10 @@ class AgentClient(
         (`create_conversation`); `busy_policy` says what happens while another of its
         tasks runs. `timeout` is this call's deadline: it ends the stream, never the
         task (whose own limit is `task_timeout`; `wait_timeout` bounds how long it may
-        wait, parked, for people, children or remote agents). Heartbeats (sequence 0)
-        are skipped unless asked for.
+        wait, parked, for people, children or remote agents). `spend_limit` caps what
+        it may spend on model calls, its children's included (micro-units of the
+        server's currency; 0: no limit of its own). Heartbeats (sequence 0) are skipped
+        unless asked for.
         """
         request = _execute_request(
             task,
@@ -265,6 +268,7 @@ class AgentClient(
             busy_policy,
             wait_timeout,
             parts,
+            spend_limit,
         )
         request.cancel_on_disconnect = cancel_on_disconnect
         return self._stream(self._stub.Execute, request, timeout, heartbeats)
@@ -279,6 +283,7 @@ class AgentClient(
         mode: tasks_pb2.ExecutionMode.ValueType = tasks_pb2.EXECUTION_MODE_AUTO,
         idempotency_key: str = "",
         token_budget: int = 0,
+        spend_limit: int = 0,
         task_timeout: float | None = None,
         wait_timeout: float | None = None,
         labels: Mapping[str, str] | None = None,
@@ -306,6 +311,7 @@ class AgentClient(
             busy_policy,
             wait_timeout,
             parts,
+            spend_limit,
         )
         started: tasks_pb2.Task = await self._unary(self._stub.StartTask, request, timeout)
         return started
