@@ -242,15 +242,13 @@ class AgentClient(
     ) -> AsyncIterator[events_pb2.TaskEvent]:
         """Start a task and iterate over its events; the first carries the task id.
 
-        `plan` (as `plan()` returned it, possibly edited) is run as given, without
-        planning first. `conversation_id` makes the task the next turn of a conversation
-        (`create_conversation`); `busy_policy` says what happens while another of its
-        tasks runs. `timeout` is this call's deadline: it ends the stream, never the
-        task (whose own limit is `task_timeout`; `wait_timeout` bounds how long it may
-        wait, parked, for people, children or remote agents). `spend_limit` caps what
-        it may spend on model calls, its children's included (micro-units of the
-        server's currency; 0: no limit of its own). Heartbeats (sequence 0) are skipped
-        unless asked for.
+        `plan` (as `plan()` returned it, possibly edited) is run as given, without planning first.
+        `conversation_id` makes the task the next turn of a conversation (`create_conversation`);
+        `busy_policy` says what happens while another of its tasks runs. `timeout` is this call's
+        deadline: it ends the stream, never the task (whose own limit is `task_timeout`;
+        `wait_timeout` bounds how long it may wait, parked, for people, children or remote agents;
+        `spend_limit` what its model calls may cost, its children's included, in micro-units of the
+        server's currency). Heartbeats (sequence 0) are skipped unless asked for.
         """
         request = _execute_request(
             task,
