@@ -1,6 +1,7 @@
 """A task's own spend limit (`TaskRequest.spend_limit`): refused a model call once its
 spend reached the limit, stopped after the call that took it there (SPEND_LIMIT, the
-detail naming the limit and the currency); a model without a price never reaches it."""
+detail naming the limit and the currency); a model without a price never reaches it; a stored task keeps its limit
+(its children their shares), a task without one is stored as before."""
 
 from __future__ import annotations
 
@@ -15,10 +16,11 @@ from agent.llm.testing import FunctionModel, text, tool_calls
 from agent.running import model_calls
 from agent.running.state import RunBounds
 from agent.spending.prices import PriceBook
+from records import serialization
 from records.execution import ExecutionMode
 from records.messages import Message, ModelResponse
 from records.requests import TaskRequest
-from records.tasks import StopReason, Task, TaskStatus, TokenUsage
+from records.tasks import ChildSummary, StopReason, Task, TaskStatus, TokenUsage
 from records.usage.prices import Price
 from tests.unit.agent.test_spending import CALLER, ended, engine_of, priced_provider
 
@@ -121,3 +123,14 @@ def test_a_limit_is_in_the_request_fingerprint_only_when_set() -> None:
     plain = TaskRequest("add")
     assert TaskRequest("add", spend_limit=0).fingerprint() == plain.fingerprint()
     assert TaskRequest("add", spend_limit=5).fingerprint() != plain.fingerprint()
+
+
+def test_a_stored_task_keeps_its_limit_and_its_children_their_share() -> None:
+    task = Task("task_1", "acme", "alice", "add", spend_limit=1_000)
+    task.children = (ChildSummary("task_2", "helper@1", "task_1/c1", budget=50, spend=400),)
+    back = serialization.loads(serialization.dumps(task))
+    assert isinstance(back, Task)
+    assert back.spend_limit == 1_000
+    assert back.children[0].spend == 400
+    plain = serialization.dumps(Task("task_1", "acme", "alice", "add"))
+    assert "spend" not in plain  # a task without one is stored as before
