@@ -1,7 +1,7 @@
 """A task's own spend limit (`TaskRequest.spend_limit`): refused a model call once its
 spend reached the limit, stopped after the call that took it there (SPEND_LIMIT, the
-detail naming the limit and the currency); a model without a price never reaches it; a stored task keeps its limit
-(its children their shares), a task without one is stored as before."""
+detail naming the limit and the currency); a model without a price never reaches it; a
+stored task keeps its limit (its children their shares), one without is stored as before."""
 
 from __future__ import annotations
 
