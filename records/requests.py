@@ -30,6 +30,9 @@ class TaskRequest:
     mode: ExecutionMode = ExecutionMode.AUTO
     token_budget: int = 0
     """0 means the configured default."""
+    spend_limit: int = 0
+    """Most the task may spend on model calls in all (its children's included), in
+    micro-units of the server's currency; 0: no limit of its own."""
     idempotency_key: str = ""
     """When set, a retry with the same key and request returns the same task."""
     timeout_seconds: float = 0.0
@@ -83,6 +86,8 @@ class TaskRequest:
             fields["wait_timeout_seconds"] = self.wait_timeout_seconds
         if self.replay is not None:  # likewise
             fields["replay"] = [self.replay.source_task_id, self.replay.tools.value]
+        if self.spend_limit:  # likewise
+            fields["spend_limit"] = self.spend_limit
         if self.parts:  # likewise; given content by its digest, a URL part by its URL
             fields["parts"] = [
                 [p.name, p.media_type, "" if p.source_uri else p.sha256, p.source_uri]

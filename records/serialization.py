@@ -131,10 +131,10 @@ between replicas of both."""
 
 
 _LATER: dict[str, frozenset[str]] = {
-    "Task": frozenset({"wait_limit_seconds", "replay", "input_parts"}),
+    "Task": frozenset({"wait_limit_seconds", "replay", "input_parts", "spend_limit"}),
     # A stored part is a reference: its bytes (empty) are never written.
     "InputPart": frozenset({"data"}),
-    "ChildSummary": frozenset({"budget"}),
+    "ChildSummary": frozenset({"budget", "spend"}),
     "PlanExecuteState": frozenset({"unsettled", "correcting", "correction"}),
     "RunCheckpoint": frozenset({"citations", "artifacts_written", "steers"}),
     "JournalEntry": frozenset({"handed_on"}),

@@ -59,6 +59,9 @@ class StopReason(enum.Enum):
     BUDGET_EXHAUSTED = "budget_exhausted"
     """A budget of its tenant, user or agent had no room for its next model call, or a
     person denied going past a soft limit (`agent.spending`)."""
+    SPEND_LIMIT = "spend_limit"
+    """The task's own spend limit (`Task.spend_limit`) was reached: its next model call
+    was refused, or the call that took it past the limit was its last."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +132,9 @@ class ChildSummary:
     """The panel it votes in (`panel.<name>`); empty for a delegation."""
     budget: int = 0
     """The tokens of its parent's budget reserved for it (its budget), until it ends."""
+    spend: int = 0
+    """What of its parent's spend limit is reserved for it (its spend limit), until it
+    ends; 0 when the parent has none."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,6 +213,9 @@ class Task:
     wait_limit_seconds: float | None = None
     """The caller's limit on how long the task may wait parked in all (the server's caps
     it); None: the server's."""
+    spend_limit: int = 0
+    """Most the task may spend on model calls in all, its children's included, in
+    micro-units of the server's currency (`TokenUsage.cost_micros`); 0: no limit of its own."""
     partial: bool = False
     """COMPLETED with a partial answer: a limit cut the work short (see stop_reason)."""
     plan: Plan | None = None

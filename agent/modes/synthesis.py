@@ -14,7 +14,7 @@ if TYPE_CHECKING:  # agent.running.run -> agent.tool_use.calls -> agent.running.
 from agent.seeing import inputs
 
 # Limits after which no further model call is made: the answer is assembled from the notes.
-NO_MODEL_AFTER = (StopReason.TOKEN_BUDGET, StopReason.DEADLINE)
+NO_MODEL_AFTER = (StopReason.TOKEN_BUDGET, StopReason.DEADLINE, StopReason.SPEND_LIMIT)
 
 
 async def synthesize(run: TaskRun, results: str, *, stopped_because: str = "") -> str:

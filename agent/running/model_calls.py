@@ -62,13 +62,16 @@ async def call(
     settings: ModelSettings | None,
     stream: bool,
 ) -> ModelResponse:
-    """One model call of `run`: LimitReached (TOKEN_BUDGET) once the budget is spent, or
-    when its reply took the task past it (the reply kept as a note)."""
+    """One model call of `run`: LimitReached (TOKEN_BUDGET, SPEND_LIMIT) once the task's
+    token budget or spend limit is spent, or when its reply took the task past one (the
+    reply kept as a note)."""
     if run.task.usage.total_tokens >= run.bounds.token_budget:
         raise LimitReached(
             StopReason.TOKEN_BUDGET,
             f"the token budget of {run.bounds.token_budget} tokens is used up",
         )
+    if (limit := _spent_limit(run)) is not None:
+        raise limit
     model = run.models.for_role(role)
     estimated: list[bool] = []  # whether the answered call's usage is agentd's estimate
 
@@ -90,7 +93,26 @@ async def call(
             f"the token budget of {run.bounds.token_budget} tokens is used up "
             f"({run.task.usage.total_tokens} spent)",
         )
+    if (spent := _spent_limit(run)) is not None:
+        run.transcript.notes.append(
+            f"[{role}, last reply before the spend limit was reached] {response.text}"
+        )
+        raise spent
     return response
+
+
+def _spent_limit(run: CallingRun) -> LimitReached | None:
+    """SPEND_LIMIT once the task has spent its spend limit (its children's spend
+    included), else None. A model without a price costs nothing: it never gets there."""
+    limit, spent = run.task.spend_limit, run.task.usage.cost_micros
+    if not limit or spent < limit:
+        return None
+    currency = run.meter.prices.currency if run.meter is not None else ""
+    return LimitReached(
+        StopReason.SPEND_LIMIT,
+        f"the spend limit of {limit} micro-units of {currency or 'the server currency'} "
+        f"is reached ({spent} spent)",
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -73,6 +73,8 @@ async def choose(
     )
     if request.token_budget < 0:
         raise InvalidArgumentError([FieldViolation("token_budget", "must not be negative")])
+    if request.spend_limit < 0:
+        raise InvalidArgumentError([FieldViolation("spend_limit", "must not be negative")])
     specs = narrow(agent, request.tools, specs)
     if request.conversation_id:  # NOT_FOUND before anything is stored
         if conversations is None:
@@ -149,6 +151,7 @@ def new_task(
         labels=dict(request.labels),
         time_limit_seconds=request.timeout_seconds or None,
         wait_limit_seconds=request.wait_timeout_seconds or None,
+        spend_limit=request.spend_limit,
         plan=plan,
         total_steps=len(plan.steps) if plan is not None else 0,
         agent=chosen.agent,

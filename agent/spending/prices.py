@@ -16,10 +16,13 @@ from records.usage.prices import Price
 
 
 class PriceBook:
-    """Prices by provider and model name; None for a model the file gives no price."""
+    """Prices by provider and model name; None for a model the file gives no price.
+    `currency`: the ISO 4217 code they are in (AGENTD_CURRENCY), named in what is said of
+    a spend; empty when unknown."""
 
-    def __init__(self, providers: Mapping[str, Provider]) -> None:
+    def __init__(self, providers: Mapping[str, Provider], currency: str = "") -> None:
         self._prices = {name: dict(p.prices) for name, p in providers.items() if p.prices}
+        self.currency = currency
 
     def __bool__(self) -> bool:
         return bool(self._prices)

@@ -153,6 +153,7 @@ class TeamCalls:
         self._starting = 0
         self._batch = 1
         self._share = 0
+        self._spend: int | None = None
 
     @staticmethod
     def handles(spec: ToolSpec | None) -> bool:
@@ -160,9 +161,21 @@ class TeamCalls:
 
     def expect(self, count: int) -> None:
         """`count` team calls are about to start together: each gets an equal share of
-        the budget left (one more share stays the parent's)."""
+        the budget and of the spend limit left (one more share stays the parent's)."""
         self._batch = max(1, count)
         self._share = self._left() // (self._batch + 1)
+        self._spend = self._spend_left() // (self._batch + 1)
+
+    def _spend_share(self) -> int:
+        """A new child's share of the task's spend limit, as of its token budget."""
+        return self._spend if self._spend is not None else self._spend_left() // 2
+
+    def _spend_left(self) -> int:
+        """The spend limit not spent nor reserved for children that have not ended (0 when
+        the task has no spend limit)."""
+        task = self._run.task
+        reserved = sum(c.spend for c in task.children if not c.status.terminal)
+        return max(0, task.spend_limit - task.usage.cost_micros - reserved)
 
     def _left(self) -> int:
         """The budget not spent nor reserved for children that have not ended."""
@@ -222,6 +235,11 @@ class TeamCalls:
                 f"not delegated: no token budget is left for a child (this task's budget is "
                 f"{run.bounds.token_budget} tokens)"
             )
+        if known is None and run.task.spend_limit and self._spend_share() <= 0:
+            return (
+                f"not delegated: nothing is left of this task's spend limit "
+                f"({run.task.spend_limit} micro-units) for a child"
+            )
         if known is not None:
             child = await self._team.children.find(run.task.tenant, known.task_id)
         else:
@@ -256,6 +274,7 @@ class TeamCalls:
         run = self._run
         parent = run.task
         share = max(1, self._share or self._left() // 2)
+        spend = max(1, self._spend_share()) if parent.spend_limit else 0
         own = parent.agent.remote_delegates if parent.agent is not None else ()
         remote = next((r for r in own if r.agent_id == agent_id), None)
         carried: tuple[dict[str, Any], ...] = ()
@@ -275,13 +294,16 @@ class TeamCalls:
             context=dict(parent.context),
             agent=agent_id,
             token_budget=share,
+            spend_limit=spend,
             timeout_seconds=max(1.0, left * TIME_SHARE) if left is not None else 0.0,
             idempotency_key=key,
             parent=link,
         )
         child = await self._team.children.start(request, run.call)
         await children.open_wait(run, child, f"{DELEGATE_PREFIX}{agent_id}", goal)
-        summary = ChildSummary(child.task_id, _reference(child), key, panel=panel, budget=share)
+        summary = ChildSummary(
+            child.task_id, _reference(child), key, panel=panel, budget=share, spend=spend
+        )
         parent.children = (*parent.children, summary)
         await run.transcript.save()
         await run.transcript.emit(

@@ -33,6 +33,12 @@ def add_parsers(sub: Any) -> None:
     create.add_argument("--agent", default="", help="id or id@version (default: the default)")
     create.add_argument("--context", default="{}", help="a JSON object, or @file")
     create.add_argument("--token-budget", type=int, default=0)
+    create.add_argument(
+        "--spend-limit",
+        default="0",
+        help="what each task may spend on model calls, a decimal amount of the server's "
+        "currency (0.25; default 0: no limit of its own)",
+    )
     create.add_argument("--label", action="append", default=[], metavar="KEY=VALUE")
     create.add_argument("--name", default="", help="a person's name for it")
     create.add_argument("--secret", default="", help="whsec_... of your own (default: made)")
@@ -107,6 +113,7 @@ async def _one(client: AgentClient, args: argparse.Namespace) -> pb.Trigger:
             agent=args.agent,
             context=options.json_object(args.context, "--context"),
             token_budget=args.token_budget,
+            spend_limit=options.micros(args.spend_limit, "--spend-limit"),
             labels=options.labels(args.label),
             display_name=args.name,
         )

@@ -94,8 +94,8 @@ class TaskTemplate:
     context: Mapping[str, Any] = field(default_factory=dict)
     token_budget: int = 0
     spend_limit: int = 0
-    """Micro-units of money per run; 0 for none. Not enforced yet: the service refuses a
-    schedule that sets it (no budget caps one task)."""
+    """What each run may spend on model calls, in micro-units of the server's currency
+    (its task's `spend_limit`); 0: no limit of its own."""
     timeout_seconds: float = 0.0
     conversation_id: str = ""
     busy_policy: BusyPolicy = BusyPolicy.REJECT

@@ -47,6 +47,9 @@ class Trigger:
     goal: str = ""
     context: Mapping[str, Any] = field(default_factory=dict)
     token_budget: int = 0
+    spend_limit: int = 0
+    """What each delivery's task may spend on model calls, in micro-units of the server's
+    currency (its `spend_limit`); 0: no limit of its own."""
     timeout_seconds: float = 0.0
     labels: Mapping[str, str] = field(default_factory=dict)
     secret: str = field(default="", repr=False)

@@ -220,6 +220,7 @@ def task_request(request: agent_service_pb2.ExecuteRequest) -> TaskRequest:
         max_iterations=request.max_iterations,
         mode=mode_from_proto(request.mode),
         token_budget=request.token_budget,
+        spend_limit=request.spend_limit,
         idempotency_key=request.idempotency_key,
         timeout_seconds=timeout,
         wait_timeout_seconds=_positive(request, "wait_timeout"),

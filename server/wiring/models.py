@@ -121,7 +121,7 @@ def build_spending(
         reservation_seconds=settings.budget_reservation_seconds,
         wait_seconds=settings.budget_wait_seconds,
     )
-    prices = PriceBook(models.providers if models is not None else {})
+    prices = PriceBook(models.providers if models is not None else {}, settings.currency)
     meter = Metering(prices, durable.usage.ledger, budgets, observe_model_call, past_soft_limit)
     return Spending(budgets, meter)
 

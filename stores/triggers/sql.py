@@ -1,4 +1,4 @@
-"""Triggers in SQL (SQLite or PostgreSQL): `stores.triggers.tables`, migration 0032. A
+"""Triggers in SQL (SQLite or PostgreSQL): `stores.triggers.tables`, migrations 0032 and 0033. A
 delivery is kept by an insert that does nothing on a conflict of `(trigger_id,
 webhook_id)`, so of two replicas keeping the same delivery at once, one counts it and
 both answer the task id kept first."""
@@ -35,6 +35,7 @@ def _trigger(row: Any) -> Trigger:
         goal=row.goal,
         context=dict(json.loads(row.context)),
         token_budget=row.token_budget,
+        spend_limit=row.spend_limit,
         timeout_seconds=row.timeout_seconds,
         labels=dict(json.loads(row.labels)),
         secret=row.secret,
@@ -58,6 +59,7 @@ def _row(trigger: Trigger) -> dict[str, Any]:
         "goal": trigger.goal,
         "context": json.dumps(dict(trigger.context), sort_keys=True),
         "token_budget": trigger.token_budget,
+        "spend_limit": trigger.spend_limit,
         "timeout_seconds": trigger.timeout_seconds,
         "labels": json.dumps(dict(trigger.labels), sort_keys=True),
         "secret": trigger.secret,

@@ -1,9 +1,9 @@
-"""The tables of inbound triggers (migration 0032), on the schema's one `metadata`
+"""The tables of inbound triggers (migrations 0032, 0033), on the schema's one `metadata`
 (`stores.sql.schema` imports this module, so they are part of it wherever it is read)."""
 
 from __future__ import annotations
 
-from sqlalchemy import Column, DateTime, Float, Index, Integer, String, Table, Text
+from sqlalchemy import BigInteger, Column, DateTime, Float, Index, Integer, String, Table, Text
 
 from stores.sql.metadata import metadata
 
@@ -19,6 +19,7 @@ triggers = Table(
     Column("goal", Text, nullable=False),
     Column("context", Text, nullable=False),
     Column("token_budget", Integer, nullable=False),
+    Column("spend_limit", BigInteger, nullable=False, server_default="0"),
     Column("timeout_seconds", Float, nullable=False),
     Column("labels", Text, nullable=False),
     Column("secret", Text, nullable=False),

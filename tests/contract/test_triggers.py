@@ -40,6 +40,7 @@ def made(trigger_id: str, tenant: str = "acme", minute: int = 0) -> Trigger:
         goal="triage the ticket",
         context={"queue": "billing"},
         token_budget=500,
+        spend_limit=2_500_000,
         timeout_seconds=30.0,
         labels={"team": "a"},
         secret="sealed-1",

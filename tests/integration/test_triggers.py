@@ -187,8 +187,11 @@ async def test_the_cli_over_the_client_creates_rotates_lists_and_deletes(
             assert await cli._COMMANDS[args.command](client, args) == 0
             return capsys.readouterr().out
 
-        made = await agentd("triggers", "create", "Look at the build", "--label", "ci=yes")
+        made = await agentd(
+            "triggers", "create", "Look at the build", "--label", "ci=yes", "--spend-limit", "0.25"
+        )
         trigger_id = re.findall(r"trg_[0-9a-f]{20}", made)[0]
+        assert (await client.get_trigger(trigger_id)).task.spend_limit == 250_000
         [old] = re.findall(r"secret \(shown only now\): (whsec_\S+)", made)
         rotated = await agentd("triggers", "rotate", trigger_id, "--previous-ttl", "60")
         [new] = re.findall(r"secret \(shown only now\): (whsec_\S+)", rotated)

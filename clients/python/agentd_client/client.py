@@ -227,6 +227,7 @@ class AgentClient(
         mode: tasks_pb2.ExecutionMode.ValueType = tasks_pb2.EXECUTION_MODE_AUTO,
         idempotency_key: str = "",
         token_budget: int = 0,
+        spend_limit: int = 0,
         cancel_on_disconnect: bool = False,
         task_timeout: float | None = None,
         wait_timeout: float | None = None,
@@ -241,13 +242,13 @@ class AgentClient(
     ) -> AsyncIterator[events_pb2.TaskEvent]:
         """Start a task and iterate over its events; the first carries the task id.
 
-        `plan` (as `plan()` returned it, possibly edited) is run as given, without
-        planning first. `conversation_id` makes the task the next turn of a conversation
-        (`create_conversation`); `busy_policy` says what happens while another of its
-        tasks runs. `timeout` is this call's deadline: it ends the stream, never the
-        task (whose own limit is `task_timeout`; `wait_timeout` bounds how long it may
-        wait, parked, for people, children or remote agents). Heartbeats (sequence 0)
-        are skipped unless asked for.
+        `plan` (as `plan()` returned it, possibly edited) is run as given, without planning first.
+        `conversation_id` makes the task the next turn of a conversation (`create_conversation`);
+        `busy_policy` says what happens while another of its tasks runs. `timeout` is this call's
+        deadline: it ends the stream, never the task (whose own limit is `task_timeout`;
+        `wait_timeout` bounds how long it may wait, parked, for people, children or remote agents;
+        `spend_limit` what its model calls may cost, its children's included, in micro-units of the
+        server's currency). Heartbeats (sequence 0) are skipped unless asked for.
         """
         request = _execute_request(
             task,
@@ -265,6 +266,7 @@ class AgentClient(
             busy_policy,
             wait_timeout,
             parts,
+            spend_limit,
         )
         request.cancel_on_disconnect = cancel_on_disconnect
         return self._stream(self._stub.Execute, request, timeout, heartbeats)
@@ -279,6 +281,7 @@ class AgentClient(
         mode: tasks_pb2.ExecutionMode.ValueType = tasks_pb2.EXECUTION_MODE_AUTO,
         idempotency_key: str = "",
         token_budget: int = 0,
+        spend_limit: int = 0,
         task_timeout: float | None = None,
         wait_timeout: float | None = None,
         labels: Mapping[str, str] | None = None,
@@ -306,6 +309,7 @@ class AgentClient(
             busy_policy,
             wait_timeout,
             parts,
+            spend_limit,
         )
         started: tasks_pb2.Task = await self._unary(self._stub.StartTask, request, timeout)
         return started

@@ -62,8 +62,11 @@ def execute_request(
     busy_policy: str = "reject",
     wait_timeout: float | None = None,
     parts: Sequence[Part] = (),
+    spend_limit: int = 0,
 ) -> pb.ExecuteRequest:
-    """An ExecuteRequest (`parts`: files and images given with the input)."""
+    """An ExecuteRequest (`parts`: files and images given with the input; `spend_limit`:
+    micro-units of the server's currency the task may spend on model calls, 0 for no
+    limit of its own)."""
     request = pb.ExecuteRequest(
         task=task,
         tools=list(tools),
@@ -77,6 +80,7 @@ def execute_request(
         conversation_id=conversation_id,
         busy_policy=BUSY_POLICIES[busy_policy],
         parts=[part.to_proto() for part in parts],
+        spend_limit=spend_limit,
     )
     if task_timeout is not None:
         request.timeout.FromTimedelta(timedelta(seconds=task_timeout))

@@ -71,6 +71,7 @@ class ExecuteRequest(_message.Message):
     BUSY_POLICY_FIELD_NUMBER: _builtins.int
     WAIT_TIMEOUT_FIELD_NUMBER: _builtins.int
     PARTS_FIELD_NUMBER: _builtins.int
+    SPEND_LIMIT_FIELD_NUMBER: _builtins.int
     task: _builtins.str
     """What to do, in natural language; 1 to 5,000 characters."""
     max_iterations: _builtins.int
@@ -114,6 +115,17 @@ class ExecuteRequest(_message.Message):
     """What happens when a task of the conversation is running or waiting:
     REJECT (the default), ENQUEUE or INTERRUPT. Ignored without
     `conversation_id`.
+    """
+    spend_limit: _builtins.int
+    """Most the task may spend on model calls in all, its child tasks' included
+    (as its token budget includes them), in micro-units of the server's
+    currency (AGENTD_CURRENCY); 0: no limit of its own (the budgets of its
+    tenant, end user and agent still hold). A call is priced by the model's
+    price (AGENTD_PROVIDERS_FILE `prices`); a model without a price costs
+    nothing, so the limit never stops it. A task is refused its next model
+    call once it has spent the limit, and stops after the call that takes it
+    past (it may overspend by that one call), with STOP_REASON_SPEND_LIMIT. A
+    child task is given at most what is left of it.
     """
     @_builtins.property
     def tools(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
@@ -197,10 +209,11 @@ class ExecuteRequest(_message.Message):
         busy_policy: _conversations_pb2.ConversationBusyPolicy.ValueType = ...,
         wait_timeout: _duration_pb2.Duration | None = ...,
         parts: _abc.Iterable[_artifacts_pb2.InputPart] | None = ...,
+        spend_limit: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["context", b"context", "plan", b"plan", "timeout", b"timeout", "wait_timeout", b"wait_timeout"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["agent", b"agent", "busy_policy", b"busy_policy", "bypass_tool_cache", b"bypass_tool_cache", "cancel_on_disconnect", b"cancel_on_disconnect", "context", b"context", "conversation_id", b"conversation_id", "idempotency_key", b"idempotency_key", "labels", b"labels", "max_iterations", b"max_iterations", "mode", b"mode", "parts", b"parts", "plan", b"plan", "task", b"task", "timeout", b"timeout", "token_budget", b"token_budget", "tools", b"tools", "wait_timeout", b"wait_timeout"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["agent", b"agent", "busy_policy", b"busy_policy", "bypass_tool_cache", b"bypass_tool_cache", "cancel_on_disconnect", b"cancel_on_disconnect", "context", b"context", "conversation_id", b"conversation_id", "idempotency_key", b"idempotency_key", "labels", b"labels", "max_iterations", b"max_iterations", "mode", b"mode", "parts", b"parts", "plan", b"plan", "spend_limit", b"spend_limit", "task", b"task", "timeout", b"timeout", "token_budget", b"token_budget", "tools", b"tools", "wait_timeout", b"wait_timeout"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -165,6 +165,11 @@ class _StopReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_StopReason
     room for the task's next model call, or a person denied going past its
     soft limit. The answer is the best one the results so far support.
     """
+    STOP_REASON_SPEND_LIMIT: _StopReason.ValueType  # 29
+    """The task's own spend limit (`spend_limit`) was reached: it was refused
+    its next model call, or the call that took it past the limit was its
+    last. The answer is the best one the results so far support.
+    """
 
 class StopReason(_StopReason, metaclass=_StopReasonEnumTypeWrapper):
     """Why the engine stopped working on a task."""
@@ -208,6 +213,11 @@ STOP_REASON_BUDGET_EXHAUSTED: StopReason.ValueType  # 28
 """A budget of the task's tenant, end user or agent (CreateBudget) had no
 room for the task's next model call, or a person denied going past its
 soft limit. The answer is the best one the results so far support.
+"""
+STOP_REASON_SPEND_LIMIT: StopReason.ValueType  # 29
+"""The task's own spend limit (`spend_limit`) was reached: it was refused
+its next model call, or the call that took it past the limit was its
+last. The answer is the best one the results so far support.
 """
 Global___StopReason: _TypeAlias = StopReason  # noqa: Y015
 

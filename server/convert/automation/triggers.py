@@ -18,7 +18,6 @@ def trigger_from_proto(message: schedules_pb2.Trigger) -> Trigger:
         for name, given in (
             ("conversation_id", bool(task.conversation_id)),
             ("busy_policy", bool(task.busy_policy)),
-            ("spend_limit", bool(task.spend_limit)),
         )
         if given
     ]
@@ -34,6 +33,7 @@ def trigger_from_proto(message: schedules_pb2.Trigger) -> Trigger:
         goal=task.goal,
         context=struct_to_dict(task.context, "trigger.task.context"),
         token_budget=task.token_budget,
+        spend_limit=task.spend_limit,
         timeout_seconds=timeout,
         labels=dict(task.labels),
     )
@@ -47,6 +47,7 @@ def trigger_to_proto(trigger: Trigger, secret: str = "") -> schedules_pb2.Trigge
         goal=trigger.goal,
         context=dict_to_struct(dict(trigger.context)),
         token_budget=trigger.token_budget,
+        spend_limit=trigger.spend_limit,
         labels={**trigger.labels, LABEL: trigger.trigger_id},
     )
     if trigger.timeout_seconds:

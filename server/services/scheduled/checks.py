@@ -37,14 +37,6 @@ def violations(schedule: Schedule, now: datetime, min_interval: float) -> list[F
                 "schedule.task.context", "may not have the key 'schedule': each run sets it"
             )
         )
-    if task.spend_limit:
-        found.append(
-            FieldViolation(
-                "schedule.task.spend_limit",
-                "is not enforced yet (budgets cap a tenant, user or agent over a period, not "
-                "one task): leave it 0 and use a budget",
-            )
-        )
     if task.timeout_seconds < 0:
         found.append(FieldViolation("schedule.task.timeout", "may not be negative"))
     if schedule.catch_up_window_seconds < 0:

@@ -91,6 +91,7 @@ def task_request(schedule: Schedule, due: datetime) -> TaskRequest:
         context={**task.context, "schedule": marker},
         agent=task.agent,
         token_budget=task.token_budget,
+        spend_limit=task.spend_limit,
         timeout_seconds=task.timeout_seconds,
         labels={**task.labels, SCHEDULE_LABEL: schedule.schedule_id},
         conversation_id=task.conversation_id,

@@ -175,6 +175,7 @@ def _request(trigger: Trigger, webhook_id: str, body: Any) -> TaskRequest:
         goal=trigger.goal,
         context={**trigger.context, "trigger": given},
         token_budget=trigger.token_budget,
+        spend_limit=trigger.spend_limit,
         timeout_seconds=trigger.timeout_seconds,
         labels={**trigger.labels, LABEL: trigger.trigger_id},
         agent=trigger.agent,

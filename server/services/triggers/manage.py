@@ -53,6 +53,8 @@ def _violations(draft: Trigger) -> list[FieldViolation]:
         )
     if draft.token_budget < 0:
         found.append(FieldViolation("trigger.task.token_budget", "may not be negative"))
+    if draft.spend_limit < 0:
+        found.append(FieldViolation("trigger.task.spend_limit", "may not be negative"))
     if draft.timeout_seconds < 0:
         found.append(FieldViolation("trigger.task.timeout", "may not be negative"))
     if LABEL in draft.labels:

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
-from agentd.v1 import tasks_pb2
-from records.tasks import Task, TaskFailure, TaskStatus, TokenUsage
+from agentd.v1 import agent_service_pb2, tasks_pb2
+from records.tasks import StopReason, Task, TaskFailure, TaskStatus, TokenUsage
 from server.convert import events as convert_events
 from server.convert import tasks as convert
 
@@ -79,3 +79,11 @@ def test_a_resumed_event_and_an_unknown_outcome_reach_the_wire() -> None:
     assert finished.tool_call_finished.error.kind == tools_pb2.TOOL_ERROR_KIND_OUTCOME_UNKNOWN
     for kind in ToolErrorKind:
         assert convert.tool_error_to_proto(ToolCallError(kind, "x")).kind != 0
+
+
+def test_a_spend_limit_reaches_the_task_request_and_its_stop_reason_the_wire() -> None:
+    request = agent_service_pb2.ExecuteRequest(task="do it", spend_limit=2_500_000)
+    assert convert.task_request(request).spend_limit == 2_500_000
+    assert convert.task_request(agent_service_pb2.ExecuteRequest(task="x")).spend_limit == 0
+    wire = convert.stop_reason_to_proto(StopReason.SPEND_LIMIT)
+    assert wire == tasks_pb2.STOP_REASON_SPEND_LIMIT

@@ -101,10 +101,6 @@ async def test_create_sets_the_next_due_time_in_the_zone() -> None:
             "schedule.task.context",
         ),
         ({"labels": {"Bad Key": "v"}}, "schedule.labels[Bad Key]"),
-        (
-            {"task": TaskTemplate(agent="reporter", goal="g", spend_limit=1_000_000)},
-            "schedule.task.spend_limit",
-        ),
     ],
 )
 async def test_bad_fields_are_named(changes: dict[str, object], field: str) -> None:
@@ -196,3 +192,13 @@ async def test_trigger_runs_once_per_request_id_and_runs_show_the_task_status() 
     await schedules.delete(OPERATOR, made.schedule_id)
     with pytest.raises(ScheduleNotFoundError):
         await schedules.runs(READER.principal, made.schedule_id, 10)
+
+
+async def test_a_spend_limit_is_kept_and_each_run_is_started_with_it() -> None:
+    schedules, engine, _ = service()
+    task = TaskTemplate(agent="reporter", goal="the morning report", spend_limit=250_000)
+    made = await schedules.create(OPERATOR, draft(task=task))
+    assert (await schedules.get(READER.principal, made.schedule_id)).task.spend_limit == 250_000
+    await schedules.trigger(OPERATOR, made.schedule_id, "req-1")
+    [(request, _)] = engine.requests
+    assert request.spend_limit == 250_000

@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import standardwebhooks
 
+from agentd.v1 import schedules_pb2
 from core.errors import (
     BodyNotTextError,
     InvalidArgumentError,
@@ -28,6 +29,7 @@ from records.keys import new_key as new_api_key
 from records.requests import TaskRequest
 from records.tasks import Task
 from records.triggers import Trigger
+from server.convert.automation.triggers import trigger_from_proto, trigger_to_proto
 from server.delivery.signing import new_secret, signature, verifies
 from server.http.errors import http_status
 from server.services.scheduled.standing import Standing, as_stored
@@ -53,8 +55,10 @@ class Starts:
 
     def __init__(self) -> None:
         self.by_key: dict[str, Task] = {}
+        self.requests: list[TaskRequest] = []
 
     async def __call__(self, request: TaskRequest, call: CallContext) -> Task:
+        self.requests.append(request)
         if request.idempotency_key not in self.by_key:
             task_id = f"task_{len(self.by_key)}"
             task = Task(task_id, call.principal.tenant, call.principal.id, request.goal)
@@ -187,3 +191,19 @@ async def test_a_body_over_the_triggers_limit_is_413_and_starts_nothing() -> Non
     assert http_status(caught.value) == 413
     await deliveries.deliver(delivery(trigger.trigger_id, secret, "n", T0, b'{"a": 1}'))
     assert len(starts.by_key) == 1
+
+
+async def test_a_spend_limit_is_kept_and_each_delivery_s_task_is_started_with_it() -> None:
+    service, deliveries, _, starts = parts()
+    draft = Trigger("", "", "", goal="go", spend_limit=300_000)
+    trigger, secret = await service.create(ALICE, draft)
+    assert trigger.spend_limit == 300_000
+    await deliveries.deliver(delivery(trigger.trigger_id, secret, "a", T0))
+    assert [r.spend_limit for r in starts.requests] == [300_000]
+
+
+def test_a_spend_limit_crosses_the_wire_both_ways() -> None:
+    task = schedules_pb2.ScheduledTask(goal="go", spend_limit=300_000)
+    trigger = trigger_from_proto(schedules_pb2.Trigger(task=task))
+    assert trigger.spend_limit == 300_000
+    assert trigger_to_proto(trigger).task.spend_limit == 300_000

@@ -186,6 +186,7 @@ class AgentClient(
         mode: tasks_pb2.ExecutionMode.ValueType = tasks_pb2.EXECUTION_MODE_AUTO,
         idempotency_key: str = "",
         token_budget: int = 0,
+        spend_limit: int = 0,
         cancel_on_disconnect: bool = False,
         task_timeout: float | None = None,
         wait_timeout: float | None = None,
@@ -216,6 +217,7 @@ class AgentClient(
             busy_policy,
             wait_timeout,
             parts,
+            spend_limit,
         )
         request.cancel_on_disconnect = cancel_on_disconnect
         return self._stream(self._stub.Execute, request, timeout, heartbeats)
@@ -230,6 +232,7 @@ class AgentClient(
         mode: tasks_pb2.ExecutionMode.ValueType = tasks_pb2.EXECUTION_MODE_AUTO,
         idempotency_key: str = "",
         token_budget: int = 0,
+        spend_limit: int = 0,
         task_timeout: float | None = None,
         wait_timeout: float | None = None,
         labels: Mapping[str, str] | None = None,
@@ -257,6 +260,7 @@ class AgentClient(
             busy_policy,
             wait_timeout,
             parts,
+            spend_limit,
         )
         started: tasks_pb2.Task = self._unary(self._stub.StartTask, request, timeout)
         return started

@@ -25,15 +25,23 @@ def trigger_draft(
     agent: str = "",
     context: Mapping[str, Any] | None = None,
     token_budget: int = 0,
+    spend_limit: int = 0,
     labels: Mapping[str, str] | None = None,
     display_name: str = "",
 ) -> pb.Trigger:
     """What `create_trigger` sends: each delivery starts a task of `goal` as `agent`,
-    with `context` (and the delivery's body under `trigger.body`)."""
+    with `context` (and the delivery's body under `trigger.body`); `spend_limit`: what each
+    may spend on model calls, in micro-units of the server's currency (0: no limit of its
+    own)."""
     struct = struct_pb2.Struct()
     ParseDict(dict(context or {}), struct)
     task = pb.ScheduledTask(
-        agent=agent, goal=goal, context=struct, token_budget=token_budget, labels=dict(labels or {})
+        agent=agent,
+        goal=goal,
+        context=struct,
+        token_budget=token_budget,
+        spend_limit=spend_limit,
+        labels=dict(labels or {}),
     )
     return pb.Trigger(display_name=display_name, task=task)
 

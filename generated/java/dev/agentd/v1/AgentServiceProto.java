@@ -159,7 +159,7 @@ public final class AgentServiceProto {
       "d/v1/replays.proto\032\025agentd/v1/tasks.prot" +
       "o\032\025agentd/v1/tools.proto\032\026agentd/v1/trac" +
       "es.proto\032\025agentd/v1/usage.proto\032\030agentd/" +
-      "v1/webhooks.proto\"\346\004\n\016ExecuteRequest\022\014\n\004" +
+      "v1/webhooks.proto\"\373\004\n\016ExecuteRequest\022\014\n\004" +
       "task\030\001 \001(\t\022\r\n\005tools\030\002 \003(\t\022(\n\007context\030\003 \001" +
       "(\0132\027.google.protobuf.Struct\022\026\n\016max_itera" +
       "tions\030\004 \001(\005\022&\n\004mode\030\005 \001(\0162\030.agentd.v1.Ex" +
@@ -173,159 +173,160 @@ public final class AgentServiceProto {
       "\016 \001(\t\0226\n\013busy_policy\030\017 \001(\0162!.agentd.v1.C" +
       "onversationBusyPolicy\022/\n\014wait_timeout\030\020 " +
       "\001(\0132\031.google.protobuf.Duration\022#\n\005parts\030" +
-      "\021 \003(\0132\024.agentd.v1.InputPart\032-\n\013LabelsEnt" +
-      "ry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001\"c\n\013Pl" +
-      "anRequest\022\014\n\004task\030\001 \001(\t\022\r\n\005tools\030\002 \003(\t\022(" +
-      "\n\007context\030\003 \001(\0132\027.google.protobuf.Struct" +
-      "\022\r\n\005agent\030\004 \001(\t\"-\n\014PlanResponse\022\035\n\004plan\030" +
-      "\001 \001(\0132\017.agentd.v1.Plan\"\177\n\017CallToolReques" +
-      "t\022\021\n\ttool_name\030\001 \001(\t\022*\n\targuments\030\002 \001(\0132" +
-      "\027.google.protobuf.Struct\022\027\n\017idempotency_" +
-      "key\030\003 \001(\t\022\024\n\014bypass_cache\030\004 \001(\010\"\277\001\n\020Call" +
-      "ToolResponse\022\017\n\007call_id\030\001 \001(\t\022&\n\006result\030" +
-      "\002 \001(\0132\026.google.protobuf.Value\022\014\n\004text\030\003 " +
-      "\001(\t\022+\n\010duration\030\004 \001(\0132\031.google.protobuf." +
-      "Duration\022\'\n\005error\030\005 \001(\0132\030.agentd.v1.Tool" +
-      "CallError\022\016\n\006cached\030\006 \001(\010\"!\n\016GetTaskRequ" +
-      "est\022\017\n\007task_id\030\001 \001(\t\"D\n\020ListToolsRequest" +
-      "\022\020\n\010category\030\001 \001(\t\022\r\n\005agent\030\002 \001(\t\022\017\n\007too" +
-      "lset\030\003 \001(\t\"3\n\021ListToolsResponse\022\036\n\005tools" +
-      "\030\001 \003(\0132\017.agentd.v1.Tool\"4\n\021CancelTaskReq" +
-      "uest\022\017\n\007task_id\030\001 \001(\t\022\016\n\006reason\030\002 \001(\t\"M\n" +
-      "\020SteerTaskRequest\022\017\n\007task_id\030\001 \001(\t\022\017\n\007me" +
-      "ssage\030\002 \001(\t\022\027\n\017idempotency_key\030\003 \001(\t\"V\n\021" +
-      "SteerTaskResponse\022\035\n\004task\030\001 \001(\0132\017.agentd" +
-      ".v1.Task\022\020\n\010steer_id\030\002 \001(\t\022\020\n\010sequence\030\003" +
-      " \001(\004\"B\n\027StreamTaskEventsRequest\022\017\n\007task_" +
-      "id\030\001 \001(\t\022\026\n\016after_sequence\030\002 \001(\004\"\361\002\n\020Lis" +
-      "tTasksRequest\022\'\n\010statuses\030\001 \003(\0162\025.agentd" +
-      ".v1.TaskStatus\0221\n\rcreated_after\030\002 \001(\0132\032." +
-      "google.protobuf.Timestamp\0222\n\016created_bef" +
-      "ore\030\003 \001(\0132\032.google.protobuf.Timestamp\022\021\n" +
-      "\tpage_size\030\004 \001(\005\022\022\n\npage_token\030\005 \001(\t\0227\n\006" +
-      "labels\030\006 \003(\0132\'.agentd.v1.ListTasksReques" +
-      "t.LabelsEntry\022\r\n\005agent\030\007 \001(\t\022\027\n\017conversa" +
-      "tion_id\030\010 \001(\t\022\026\n\016parent_task_id\030\t \001(\t\032-\n" +
-      "\013LabelsEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t" +
-      ":\0028\001\"L\n\021ListTasksResponse\022\036\n\005tasks\030\001 \003(\013" +
-      "2\017.agentd.v1.Task\022\027\n\017next_page_token\030\002 \001" +
-      "(\t\"\246\001\n\026ApproveToolCallRequest\022\017\n\007task_id" +
-      "\030\001 \001(\t\022\017\n\007call_id\030\002 \001(\t\022-\n\010decision\030\003 \001(" +
-      "\0162\033.agentd.v1.ApprovalDecision\022*\n\targume" +
-      "nts\030\004 \001(\0132\027.google.protobuf.Struct\022\017\n\007co" +
-      "mment\030\005 \001(\t\"H\n\023ProvideInputRequest\022\017\n\007ta" +
-      "sk_id\030\001 \001(\t\022\022\n\nrequest_id\030\002 \001(\t\022\014\n\004text\030" +
-      "\003 \001(\t\"5\n\021ResumeTaskRequest\022\017\n\007task_id\030\001 " +
-      "\001(\t\022\017\n\007comment\030\002 \001(\t\"\224\002\n\027ListAuditRecord" +
-      "sRequest\022\"\n\004kind\030\001 \001(\0162\024.agentd.v1.Audit" +
-      "Kind\022\024\n\014principal_id\030\002 \001(\t\022\021\n\ttool_name\030" +
-      "\003 \001(\t\022\017\n\007outcome\030\004 \001(\t\022\017\n\007task_id\030\005 \001(\t\022" +
-      ")\n\005since\030\006 \001(\0132\032.google.protobuf.Timesta" +
-      "mp\022)\n\005until\030\007 \001(\0132\032.google.protobuf.Time" +
-      "stamp\022\021\n\tpage_size\030\010 \001(\005\022\022\n\npage_token\030\t" +
-      " \001(\t\022\r\n\005check\030\n \001(\t\"\\\n\030ListAuditRecordsR" +
-      "esponse\022\'\n\007records\030\001 \003(\0132\026.agentd.v1.Aud" +
-      "itRecord\022\027\n\017next_page_token\030\002 \001(\t\"5\n\022Cre" +
-      "ateGrantRequest\022\037\n\005grant\030\001 \001(\0132\020.agentd." +
-      "v1.Grant\"&\n\022RevokeGrantRequest\022\020\n\010grant_" +
-      "id\030\001 \001(\t\",\n\021ListGrantsRequest\022\027\n\017include" +
-      "_revoked\030\001 \001(\010\"6\n\022ListGrantsResponse\022 \n\006" +
-      "grants\030\001 \003(\0132\020.agentd.v1.Grant2\376\034\n\014Agent" +
-      "Service\022<\n\007Execute\022\031.agentd.v1.ExecuteRe" +
-      "quest\032\024.agentd.v1.TaskEvent0\001\0227\n\tStartTa" +
-      "sk\022\031.agentd.v1.ExecuteRequest\032\017.agentd.v" +
-      "1.Task\0227\n\004Plan\022\026.agentd.v1.PlanRequest\032\027" +
-      ".agentd.v1.PlanResponse\022C\n\010CallTool\022\032.ag" +
-      "entd.v1.CallToolRequest\032\033.agentd.v1.Call" +
-      "ToolResponse\0225\n\007GetTask\022\031.agentd.v1.GetT" +
-      "askRequest\032\017.agentd.v1.Task\022F\n\tListTools" +
-      "\022\033.agentd.v1.ListToolsRequest\032\034.agentd.v" +
-      "1.ListToolsResponse\022;\n\nCancelTask\022\034.agen" +
-      "td.v1.CancelTaskRequest\032\017.agentd.v1.Task" +
-      "\022F\n\tSteerTask\022\033.agentd.v1.SteerTaskReque" +
-      "st\032\034.agentd.v1.SteerTaskResponse\022N\n\020Stre" +
-      "amTaskEvents\022\".agentd.v1.StreamTaskEvent" +
-      "sRequest\032\024.agentd.v1.TaskEvent0\001\022F\n\tList" +
-      "Tasks\022\033.agentd.v1.ListTasksRequest\032\034.age" +
-      "ntd.v1.ListTasksResponse\022E\n\017ApproveToolC" +
-      "all\022!.agentd.v1.ApproveToolCallRequest\032\017" +
-      ".agentd.v1.Task\022?\n\014ProvideInput\022\036.agentd" +
-      ".v1.ProvideInputRequest\032\017.agentd.v1.Task" +
-      "\022;\n\nResumeTask\022\034.agentd.v1.ResumeTaskReq" +
-      "uest\032\017.agentd.v1.Task\022O\n\014GetTaskTrace\022\036." +
-      "agentd.v1.GetTaskTraceRequest\032\037.agentd.v" +
-      "1.GetTaskTraceResponse\022;\n\nReplayTask\022\034.a" +
-      "gentd.v1.ReplayTaskRequest\032\017.agentd.v1.T" +
-      "ask\022a\n\022ListPendingActions\022$.agentd.v1.Li" +
-      "stPendingActionsRequest\032%.agentd.v1.List" +
-      "PendingActionsResponse\022^\n\021ListActionHist" +
-      "ory\022#.agentd.v1.ListActionHistoryRequest" +
-      "\032$.agentd.v1.ListActionHistoryResponse\022[" +
-      "\n\020ListAuditRecords\022\".agentd.v1.ListAudit" +
-      "RecordsRequest\032#.agentd.v1.ListAuditReco" +
-      "rdsResponse\022>\n\013CreateGrant\022\035.agentd.v1.C" +
-      "reateGrantRequest\032\020.agentd.v1.Grant\022>\n\013R" +
-      "evokeGrant\022\035.agentd.v1.RevokeGrantReques" +
-      "t\032\020.agentd.v1.Grant\022I\n\nListGrants\022\034.agen" +
-      "td.v1.ListGrantsRequest\032\035.agentd.v1.List" +
-      "GrantsResponse\022>\n\013CreateAgent\022\035.agentd.v" +
-      "1.CreateAgentRequest\032\020.agentd.v1.Agent\0228" +
-      "\n\010GetAgent\022\032.agentd.v1.GetAgentRequest\032\020" +
-      ".agentd.v1.Agent\022I\n\nListAgents\022\034.agentd." +
-      "v1.ListAgentsRequest\032\035.agentd.v1.ListAge" +
-      "ntsResponse\022>\n\013UpdateAgent\022\035.agentd.v1.U" +
-      "pdateAgentRequest\032\020.agentd.v1.Agent\022L\n\013D" +
-      "eleteAgent\022\035.agentd.v1.DeleteAgentReques" +
-      "t\032\036.agentd.v1.DeleteAgentResponse\022N\n\023Pro" +
-      "moteAgentVersion\022%.agentd.v1.PromoteAgen" +
-      "tVersionRequest\032\020.agentd.v1.Agent\022S\n\022Cre" +
-      "ateConversation\022$.agentd.v1.CreateConver" +
-      "sationRequest\032\027.agentd.v1.Conversation\022X" +
-      "\n\017GetConversation\022!.agentd.v1.GetConvers" +
-      "ationRequest\032\".agentd.v1.GetConversation" +
-      "Response\022^\n\021ListConversations\022#.agentd.v" +
-      "1.ListConversationsRequest\032$.agentd.v1.L" +
-      "istConversationsResponse\022a\n\022DeleteConver" +
-      "sation\022$.agentd.v1.DeleteConversationReq" +
-      "uest\032%.agentd.v1.DeleteConversationRespo" +
-      "nse\022O\n\020ForkConversation\022\".agentd.v1.Fork" +
-      "ConversationRequest\032\027.agentd.v1.Conversa" +
-      "tion\022S\n\022RewindConversation\022$.agentd.v1.R" +
-      "ewindConversationRequest\032\027.agentd.v1.Con" +
-      "versation\022H\n\013GetArtifact\022\035.agentd.v1.Get" +
-      "ArtifactRequest\032\032.agentd.v1.ArtifactCont" +
-      "ent\022J\n\014ReadArtifact\022\036.agentd.v1.ReadArti" +
-      "factRequest\032\030.agentd.v1.ArtifactChunk0\001\022" +
-      "A\n\014CreateBudget\022\036.agentd.v1.CreateBudget" +
-      "Request\032\021.agentd.v1.Budget\022A\n\014UpdateBudg" +
-      "et\022\036.agentd.v1.UpdateBudgetRequest\032\021.age" +
-      "ntd.v1.Budget\022O\n\014DeleteBudget\022\036.agentd.v" +
-      "1.DeleteBudgetRequest\032\037.agentd.v1.Delete" +
-      "BudgetResponse\022L\n\013ListBudgets\022\035.agentd.v" +
-      "1.ListBudgetsRequest\032\036.agentd.v1.ListBud" +
-      "getsResponse\022C\n\010GetUsage\022\032.agentd.v1.Get" +
-      "UsageRequest\032\033.agentd.v1.GetUsageRespons" +
-      "e\022C\n\010GetStats\022\032.agentd.v1.GetStatsReques" +
-      "t\032\033.agentd.v1.GetStatsResponse\022D\n\rCreate" +
-      "Webhook\022\037.agentd.v1.CreateWebhookRequest" +
-      "\032\022.agentd.v1.Webhook\022>\n\nGetWebhook\022\034.age" +
-      "ntd.v1.GetWebhookRequest\032\022.agentd.v1.Web" +
-      "hook\022O\n\014ListWebhooks\022\036.agentd.v1.ListWeb" +
-      "hooksRequest\032\037.agentd.v1.ListWebhooksRes" +
-      "ponse\022D\n\rUpdateWebhook\022\037.agentd.v1.Updat" +
-      "eWebhookRequest\032\022.agentd.v1.Webhook\022R\n\rD" +
-      "eleteWebhook\022\037.agentd.v1.DeleteWebhookRe" +
-      "quest\032 .agentd.v1.DeleteWebhookResponse\022" +
-      "P\n\023RotateWebhookSecret\022%.agentd.v1.Rotat" +
-      "eWebhookSecretRequest\032\022.agentd.v1.Webhoo" +
-      "k\022m\n\026ListWebhookDeadLetters\022(.agentd.v1." +
-      "ListWebhookDeadLettersRequest\032).agentd.v" +
-      "1.ListWebhookDeadLettersResponse\022m\n\026Rede" +
-      "liverWebhookEvents\022(.agentd.v1.Redeliver" +
-      "WebhookEventsRequest\032).agentd.v1.Redeliv" +
-      "erWebhookEventsResponseBG\n\rdev.agentd.v1" +
-      "B\021AgentServiceProtoP\001Z!agentd.dev/gen/ag" +
-      "entd/v1;agentdv1b\006proto3"
+      "\021 \003(\0132\024.agentd.v1.InputPart\022\023\n\013spend_lim" +
+      "it\030\022 \001(\004\032-\n\013LabelsEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005" +
+      "value\030\002 \001(\t:\0028\001\"c\n\013PlanRequest\022\014\n\004task\030\001" +
+      " \001(\t\022\r\n\005tools\030\002 \003(\t\022(\n\007context\030\003 \001(\0132\027.g" +
+      "oogle.protobuf.Struct\022\r\n\005agent\030\004 \001(\t\"-\n\014" +
+      "PlanResponse\022\035\n\004plan\030\001 \001(\0132\017.agentd.v1.P" +
+      "lan\"\177\n\017CallToolRequest\022\021\n\ttool_name\030\001 \001(" +
+      "\t\022*\n\targuments\030\002 \001(\0132\027.google.protobuf.S" +
+      "truct\022\027\n\017idempotency_key\030\003 \001(\t\022\024\n\014bypass" +
+      "_cache\030\004 \001(\010\"\277\001\n\020CallToolResponse\022\017\n\007cal" +
+      "l_id\030\001 \001(\t\022&\n\006result\030\002 \001(\0132\026.google.prot" +
+      "obuf.Value\022\014\n\004text\030\003 \001(\t\022+\n\010duration\030\004 \001" +
+      "(\0132\031.google.protobuf.Duration\022\'\n\005error\030\005" +
+      " \001(\0132\030.agentd.v1.ToolCallError\022\016\n\006cached" +
+      "\030\006 \001(\010\"!\n\016GetTaskRequest\022\017\n\007task_id\030\001 \001(" +
+      "\t\"D\n\020ListToolsRequest\022\020\n\010category\030\001 \001(\t\022" +
+      "\r\n\005agent\030\002 \001(\t\022\017\n\007toolset\030\003 \001(\t\"3\n\021ListT" +
+      "oolsResponse\022\036\n\005tools\030\001 \003(\0132\017.agentd.v1." +
+      "Tool\"4\n\021CancelTaskRequest\022\017\n\007task_id\030\001 \001" +
+      "(\t\022\016\n\006reason\030\002 \001(\t\"M\n\020SteerTaskRequest\022\017" +
+      "\n\007task_id\030\001 \001(\t\022\017\n\007message\030\002 \001(\t\022\027\n\017idem" +
+      "potency_key\030\003 \001(\t\"V\n\021SteerTaskResponse\022\035" +
+      "\n\004task\030\001 \001(\0132\017.agentd.v1.Task\022\020\n\010steer_i" +
+      "d\030\002 \001(\t\022\020\n\010sequence\030\003 \001(\004\"B\n\027StreamTaskE" +
+      "ventsRequest\022\017\n\007task_id\030\001 \001(\t\022\026\n\016after_s" +
+      "equence\030\002 \001(\004\"\361\002\n\020ListTasksRequest\022\'\n\010st" +
+      "atuses\030\001 \003(\0162\025.agentd.v1.TaskStatus\0221\n\rc" +
+      "reated_after\030\002 \001(\0132\032.google.protobuf.Tim" +
+      "estamp\0222\n\016created_before\030\003 \001(\0132\032.google." +
+      "protobuf.Timestamp\022\021\n\tpage_size\030\004 \001(\005\022\022\n" +
+      "\npage_token\030\005 \001(\t\0227\n\006labels\030\006 \003(\0132\'.agen" +
+      "td.v1.ListTasksRequest.LabelsEntry\022\r\n\005ag" +
+      "ent\030\007 \001(\t\022\027\n\017conversation_id\030\010 \001(\t\022\026\n\016pa" +
+      "rent_task_id\030\t \001(\t\032-\n\013LabelsEntry\022\013\n\003key" +
+      "\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001\"L\n\021ListTasksRe" +
+      "sponse\022\036\n\005tasks\030\001 \003(\0132\017.agentd.v1.Task\022\027" +
+      "\n\017next_page_token\030\002 \001(\t\"\246\001\n\026ApproveToolC" +
+      "allRequest\022\017\n\007task_id\030\001 \001(\t\022\017\n\007call_id\030\002" +
+      " \001(\t\022-\n\010decision\030\003 \001(\0162\033.agentd.v1.Appro" +
+      "valDecision\022*\n\targuments\030\004 \001(\0132\027.google." +
+      "protobuf.Struct\022\017\n\007comment\030\005 \001(\t\"H\n\023Prov" +
+      "ideInputRequest\022\017\n\007task_id\030\001 \001(\t\022\022\n\nrequ" +
+      "est_id\030\002 \001(\t\022\014\n\004text\030\003 \001(\t\"5\n\021ResumeTask" +
+      "Request\022\017\n\007task_id\030\001 \001(\t\022\017\n\007comment\030\002 \001(" +
+      "\t\"\224\002\n\027ListAuditRecordsRequest\022\"\n\004kind\030\001 " +
+      "\001(\0162\024.agentd.v1.AuditKind\022\024\n\014principal_i" +
+      "d\030\002 \001(\t\022\021\n\ttool_name\030\003 \001(\t\022\017\n\007outcome\030\004 " +
+      "\001(\t\022\017\n\007task_id\030\005 \001(\t\022)\n\005since\030\006 \001(\0132\032.go" +
+      "ogle.protobuf.Timestamp\022)\n\005until\030\007 \001(\0132\032" +
+      ".google.protobuf.Timestamp\022\021\n\tpage_size\030" +
+      "\010 \001(\005\022\022\n\npage_token\030\t \001(\t\022\r\n\005check\030\n \001(\t" +
+      "\"\\\n\030ListAuditRecordsResponse\022\'\n\007records\030" +
+      "\001 \003(\0132\026.agentd.v1.AuditRecord\022\027\n\017next_pa" +
+      "ge_token\030\002 \001(\t\"5\n\022CreateGrantRequest\022\037\n\005" +
+      "grant\030\001 \001(\0132\020.agentd.v1.Grant\"&\n\022RevokeG" +
+      "rantRequest\022\020\n\010grant_id\030\001 \001(\t\",\n\021ListGra" +
+      "ntsRequest\022\027\n\017include_revoked\030\001 \001(\010\"6\n\022L" +
+      "istGrantsResponse\022 \n\006grants\030\001 \003(\0132\020.agen" +
+      "td.v1.Grant2\376\034\n\014AgentService\022<\n\007Execute\022" +
+      "\031.agentd.v1.ExecuteRequest\032\024.agentd.v1.T" +
+      "askEvent0\001\0227\n\tStartTask\022\031.agentd.v1.Exec" +
+      "uteRequest\032\017.agentd.v1.Task\0227\n\004Plan\022\026.ag" +
+      "entd.v1.PlanRequest\032\027.agentd.v1.PlanResp" +
+      "onse\022C\n\010CallTool\022\032.agentd.v1.CallToolReq" +
+      "uest\032\033.agentd.v1.CallToolResponse\0225\n\007Get" +
+      "Task\022\031.agentd.v1.GetTaskRequest\032\017.agentd" +
+      ".v1.Task\022F\n\tListTools\022\033.agentd.v1.ListTo" +
+      "olsRequest\032\034.agentd.v1.ListToolsResponse" +
+      "\022;\n\nCancelTask\022\034.agentd.v1.CancelTaskReq" +
+      "uest\032\017.agentd.v1.Task\022F\n\tSteerTask\022\033.age" +
+      "ntd.v1.SteerTaskRequest\032\034.agentd.v1.Stee" +
+      "rTaskResponse\022N\n\020StreamTaskEvents\022\".agen" +
+      "td.v1.StreamTaskEventsRequest\032\024.agentd.v" +
+      "1.TaskEvent0\001\022F\n\tListTasks\022\033.agentd.v1.L" +
+      "istTasksRequest\032\034.agentd.v1.ListTasksRes" +
+      "ponse\022E\n\017ApproveToolCall\022!.agentd.v1.App" +
+      "roveToolCallRequest\032\017.agentd.v1.Task\022?\n\014" +
+      "ProvideInput\022\036.agentd.v1.ProvideInputReq" +
+      "uest\032\017.agentd.v1.Task\022;\n\nResumeTask\022\034.ag" +
+      "entd.v1.ResumeTaskRequest\032\017.agentd.v1.Ta" +
+      "sk\022O\n\014GetTaskTrace\022\036.agentd.v1.GetTaskTr" +
+      "aceRequest\032\037.agentd.v1.GetTaskTraceRespo" +
+      "nse\022;\n\nReplayTask\022\034.agentd.v1.ReplayTask" +
+      "Request\032\017.agentd.v1.Task\022a\n\022ListPendingA" +
+      "ctions\022$.agentd.v1.ListPendingActionsReq" +
+      "uest\032%.agentd.v1.ListPendingActionsRespo" +
+      "nse\022^\n\021ListActionHistory\022#.agentd.v1.Lis" +
+      "tActionHistoryRequest\032$.agentd.v1.ListAc" +
+      "tionHistoryResponse\022[\n\020ListAuditRecords\022" +
+      "\".agentd.v1.ListAuditRecordsRequest\032#.ag" +
+      "entd.v1.ListAuditRecordsResponse\022>\n\013Crea" +
+      "teGrant\022\035.agentd.v1.CreateGrantRequest\032\020" +
+      ".agentd.v1.Grant\022>\n\013RevokeGrant\022\035.agentd" +
+      ".v1.RevokeGrantRequest\032\020.agentd.v1.Grant" +
+      "\022I\n\nListGrants\022\034.agentd.v1.ListGrantsReq" +
+      "uest\032\035.agentd.v1.ListGrantsResponse\022>\n\013C" +
+      "reateAgent\022\035.agentd.v1.CreateAgentReques" +
+      "t\032\020.agentd.v1.Agent\0228\n\010GetAgent\022\032.agentd" +
+      ".v1.GetAgentRequest\032\020.agentd.v1.Agent\022I\n" +
+      "\nListAgents\022\034.agentd.v1.ListAgentsReques" +
+      "t\032\035.agentd.v1.ListAgentsResponse\022>\n\013Upda" +
+      "teAgent\022\035.agentd.v1.UpdateAgentRequest\032\020" +
+      ".agentd.v1.Agent\022L\n\013DeleteAgent\022\035.agentd" +
+      ".v1.DeleteAgentRequest\032\036.agentd.v1.Delet" +
+      "eAgentResponse\022N\n\023PromoteAgentVersion\022%." +
+      "agentd.v1.PromoteAgentVersionRequest\032\020.a" +
+      "gentd.v1.Agent\022S\n\022CreateConversation\022$.a" +
+      "gentd.v1.CreateConversationRequest\032\027.age" +
+      "ntd.v1.Conversation\022X\n\017GetConversation\022!" +
+      ".agentd.v1.GetConversationRequest\032\".agen" +
+      "td.v1.GetConversationResponse\022^\n\021ListCon" +
+      "versations\022#.agentd.v1.ListConversations" +
+      "Request\032$.agentd.v1.ListConversationsRes" +
+      "ponse\022a\n\022DeleteConversation\022$.agentd.v1." +
+      "DeleteConversationRequest\032%.agentd.v1.De" +
+      "leteConversationResponse\022O\n\020ForkConversa" +
+      "tion\022\".agentd.v1.ForkConversationRequest" +
+      "\032\027.agentd.v1.Conversation\022S\n\022RewindConve" +
+      "rsation\022$.agentd.v1.RewindConversationRe" +
+      "quest\032\027.agentd.v1.Conversation\022H\n\013GetArt" +
+      "ifact\022\035.agentd.v1.GetArtifactRequest\032\032.a" +
+      "gentd.v1.ArtifactContent\022J\n\014ReadArtifact" +
+      "\022\036.agentd.v1.ReadArtifactRequest\032\030.agent" +
+      "d.v1.ArtifactChunk0\001\022A\n\014CreateBudget\022\036.a" +
+      "gentd.v1.CreateBudgetRequest\032\021.agentd.v1" +
+      ".Budget\022A\n\014UpdateBudget\022\036.agentd.v1.Upda" +
+      "teBudgetRequest\032\021.agentd.v1.Budget\022O\n\014De" +
+      "leteBudget\022\036.agentd.v1.DeleteBudgetReque" +
+      "st\032\037.agentd.v1.DeleteBudgetResponse\022L\n\013L" +
+      "istBudgets\022\035.agentd.v1.ListBudgetsReques" +
+      "t\032\036.agentd.v1.ListBudgetsResponse\022C\n\010Get" +
+      "Usage\022\032.agentd.v1.GetUsageRequest\032\033.agen" +
+      "td.v1.GetUsageResponse\022C\n\010GetStats\022\032.age" +
+      "ntd.v1.GetStatsRequest\032\033.agentd.v1.GetSt" +
+      "atsResponse\022D\n\rCreateWebhook\022\037.agentd.v1" +
+      ".CreateWebhookRequest\032\022.agentd.v1.Webhoo" +
+      "k\022>\n\nGetWebhook\022\034.agentd.v1.GetWebhookRe" +
+      "quest\032\022.agentd.v1.Webhook\022O\n\014ListWebhook" +
+      "s\022\036.agentd.v1.ListWebhooksRequest\032\037.agen" +
+      "td.v1.ListWebhooksResponse\022D\n\rUpdateWebh" +
+      "ook\022\037.agentd.v1.UpdateWebhookRequest\032\022.a" +
+      "gentd.v1.Webhook\022R\n\rDeleteWebhook\022\037.agen" +
+      "td.v1.DeleteWebhookRequest\032 .agentd.v1.D" +
+      "eleteWebhookResponse\022P\n\023RotateWebhookSec" +
+      "ret\022%.agentd.v1.RotateWebhookSecretReque" +
+      "st\032\022.agentd.v1.Webhook\022m\n\026ListWebhookDea" +
+      "dLetters\022(.agentd.v1.ListWebhookDeadLett" +
+      "ersRequest\032).agentd.v1.ListWebhookDeadLe" +
+      "ttersResponse\022m\n\026RedeliverWebhookEvents\022" +
+      "(.agentd.v1.RedeliverWebhookEventsReques" +
+      "t\032).agentd.v1.RedeliverWebhookEventsResp" +
+      "onseBG\n\rdev.agentd.v1B\021AgentServiceProto" +
+      "P\001Z!agentd.dev/gen/agentd/v1;agentdv1b\006p" +
+      "roto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -352,7 +353,7 @@ public final class AgentServiceProto {
     internal_static_agentd_v1_ExecuteRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_agentd_v1_ExecuteRequest_descriptor,
-        new java.lang.String[] { "Task", "Tools", "Context", "MaxIterations", "Mode", "IdempotencyKey", "TokenBudget", "CancelOnDisconnect", "Timeout", "Labels", "Plan", "Agent", "BypassToolCache", "ConversationId", "BusyPolicy", "WaitTimeout", "Parts", });
+        new java.lang.String[] { "Task", "Tools", "Context", "MaxIterations", "Mode", "IdempotencyKey", "TokenBudget", "CancelOnDisconnect", "Timeout", "Labels", "Plan", "Agent", "BypassToolCache", "ConversationId", "BusyPolicy", "WaitTimeout", "Parts", "SpendLimit", });
     internal_static_agentd_v1_ExecuteRequest_LabelsEntry_descriptor =
       internal_static_agentd_v1_ExecuteRequest_descriptor.getNestedTypes().get(0);
     internal_static_agentd_v1_ExecuteRequest_LabelsEntry_fieldAccessorTable = new

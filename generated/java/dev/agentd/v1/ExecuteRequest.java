@@ -845,6 +845,29 @@ java.lang.String defaultValue) {
     return parts_.get(index);
   }
 
+  public static final int SPEND_LIMIT_FIELD_NUMBER = 18;
+  private long spendLimit_ = 0L;
+  /**
+   * <pre>
+   * Most the task may spend on model calls in all, its child tasks' included
+   * (as its token budget includes them), in micro-units of the server's
+   * currency (AGENTD_CURRENCY); 0: no limit of its own (the budgets of its
+   * tenant, end user and agent still hold). A call is priced by the model's
+   * price (AGENTD_PROVIDERS_FILE `prices`); a model without a price costs
+   * nothing, so the limit never stops it. A task is refused its next model
+   * call once it has spent the limit, and stops after the call that takes it
+   * past (it may overspend by that one call), with STOP_REASON_SPEND_LIMIT. A
+   * child task is given at most what is left of it.
+   * </pre>
+   *
+   * <code>uint64 spend_limit = 18;</code>
+   * @return The spendLimit.
+   */
+  @java.lang.Override
+  public long getSpendLimit() {
+    return spendLimit_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -912,6 +935,9 @@ java.lang.String defaultValue) {
     }
     for (int i = 0; i < parts_.size(); i++) {
       output.writeMessage(17, parts_.get(i));
+    }
+    if (spendLimit_ != 0L) {
+      output.writeUInt64(18, spendLimit_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -996,6 +1022,10 @@ java.lang.String defaultValue) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(17, parts_.get(i));
     }
+    if (spendLimit_ != 0L) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeUInt64Size(18, spendLimit_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -1055,6 +1085,8 @@ java.lang.String defaultValue) {
     }
     if (!getPartsList()
         .equals(other.getPartsList())) return false;
+    if (getSpendLimit()
+        != other.getSpendLimit()) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -1116,6 +1148,9 @@ java.lang.String defaultValue) {
       hash = (37 * hash) + PARTS_FIELD_NUMBER;
       hash = (53 * hash) + getPartsList().hashCode();
     }
+    hash = (37 * hash) + SPEND_LIMIT_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashLong(
+        getSpendLimit());
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -1311,6 +1346,7 @@ java.lang.String defaultValue) {
         partsBuilder_.clear();
       }
       bitField0_ = (bitField0_ & ~0x00010000);
+      spendLimit_ = 0L;
       return this;
     }
 
@@ -1415,6 +1451,9 @@ java.lang.String defaultValue) {
         result.waitTimeout_ = waitTimeoutBuilder_ == null
             ? waitTimeout_
             : waitTimeoutBuilder_.build();
+      }
+      if (((from_bitField0_ & 0x00020000) != 0)) {
+        result.spendLimit_ = spendLimit_;
       }
     }
 
@@ -1551,6 +1590,9 @@ java.lang.String defaultValue) {
           }
         }
       }
+      if (other.getSpendLimit() != 0L) {
+        setSpendLimit(other.getSpendLimit());
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -1683,6 +1725,11 @@ java.lang.String defaultValue) {
               }
               break;
             } // case 138
+            case 144: {
+              spendLimit_ = input.readUInt64();
+              bitField0_ |= 0x00020000;
+              break;
+            } // case 144
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -3947,6 +3994,74 @@ java.lang.String defaultValue) {
         parts_ = null;
       }
       return partsBuilder_;
+    }
+
+    private long spendLimit_ ;
+    /**
+     * <pre>
+     * Most the task may spend on model calls in all, its child tasks' included
+     * (as its token budget includes them), in micro-units of the server's
+     * currency (AGENTD_CURRENCY); 0: no limit of its own (the budgets of its
+     * tenant, end user and agent still hold). A call is priced by the model's
+     * price (AGENTD_PROVIDERS_FILE `prices`); a model without a price costs
+     * nothing, so the limit never stops it. A task is refused its next model
+     * call once it has spent the limit, and stops after the call that takes it
+     * past (it may overspend by that one call), with STOP_REASON_SPEND_LIMIT. A
+     * child task is given at most what is left of it.
+     * </pre>
+     *
+     * <code>uint64 spend_limit = 18;</code>
+     * @return The spendLimit.
+     */
+    @java.lang.Override
+    public long getSpendLimit() {
+      return spendLimit_;
+    }
+    /**
+     * <pre>
+     * Most the task may spend on model calls in all, its child tasks' included
+     * (as its token budget includes them), in micro-units of the server's
+     * currency (AGENTD_CURRENCY); 0: no limit of its own (the budgets of its
+     * tenant, end user and agent still hold). A call is priced by the model's
+     * price (AGENTD_PROVIDERS_FILE `prices`); a model without a price costs
+     * nothing, so the limit never stops it. A task is refused its next model
+     * call once it has spent the limit, and stops after the call that takes it
+     * past (it may overspend by that one call), with STOP_REASON_SPEND_LIMIT. A
+     * child task is given at most what is left of it.
+     * </pre>
+     *
+     * <code>uint64 spend_limit = 18;</code>
+     * @param value The spendLimit to set.
+     * @return This builder for chaining.
+     */
+    public Builder setSpendLimit(long value) {
+      
+      spendLimit_ = value;
+      bitField0_ |= 0x00020000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Most the task may spend on model calls in all, its child tasks' included
+     * (as its token budget includes them), in micro-units of the server's
+     * currency (AGENTD_CURRENCY); 0: no limit of its own (the budgets of its
+     * tenant, end user and agent still hold). A call is priced by the model's
+     * price (AGENTD_PROVIDERS_FILE `prices`); a model without a price costs
+     * nothing, so the limit never stops it. A task is refused its next model
+     * call once it has spent the limit, and stops after the call that takes it
+     * past (it may overspend by that one call), with STOP_REASON_SPEND_LIMIT. A
+     * child task is given at most what is left of it.
+     * </pre>
+     *
+     * <code>uint64 spend_limit = 18;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearSpendLimit() {
+      bitField0_ = (bitField0_ & ~0x00020000);
+      spendLimit_ = 0L;
+      onChanged();
+      return this;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

@@ -531,4 +531,22 @@ java.lang.String defaultValue);
    */
   dev.agentd.v1.InputPartOrBuilder getPartsOrBuilder(
       int index);
+
+  /**
+   * <pre>
+   * Most the task may spend on model calls in all, its child tasks' included
+   * (as its token budget includes them), in micro-units of the server's
+   * currency (AGENTD_CURRENCY); 0: no limit of its own (the budgets of its
+   * tenant, end user and agent still hold). A call is priced by the model's
+   * price (AGENTD_PROVIDERS_FILE `prices`); a model without a price costs
+   * nothing, so the limit never stops it. A task is refused its next model
+   * call once it has spent the limit, and stops after the call that takes it
+   * past (it may overspend by that one call), with STOP_REASON_SPEND_LIMIT. A
+   * child task is given at most what is left of it.
+   * </pre>
+   *
+   * <code>uint64 spend_limit = 18;</code>
+   * @return The spendLimit.
+   */
+  long getSpendLimit();
 }

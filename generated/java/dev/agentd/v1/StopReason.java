@@ -132,6 +132,16 @@ public enum StopReason
    * <code>STOP_REASON_BUDGET_EXHAUSTED = 28;</code>
    */
   STOP_REASON_BUDGET_EXHAUSTED(28),
+  /**
+   * <pre>
+   * The task's own spend limit (`spend_limit`) was reached: it was refused
+   * its next model call, or the call that took it past the limit was its
+   * last. The answer is the best one the results so far support.
+   * </pre>
+   *
+   * <code>STOP_REASON_SPEND_LIMIT = 29;</code>
+   */
+  STOP_REASON_SPEND_LIMIT(29),
   UNRECOGNIZED(-1),
   ;
 
@@ -255,6 +265,16 @@ public enum StopReason
    * <code>STOP_REASON_BUDGET_EXHAUSTED = 28;</code>
    */
   public static final int STOP_REASON_BUDGET_EXHAUSTED_VALUE = 28;
+  /**
+   * <pre>
+   * The task's own spend limit (`spend_limit`) was reached: it was refused
+   * its next model call, or the call that took it past the limit was its
+   * last. The answer is the best one the results so far support.
+   * </pre>
+   *
+   * <code>STOP_REASON_SPEND_LIMIT = 29;</code>
+   */
+  public static final int STOP_REASON_SPEND_LIMIT_VALUE = 29;
 
 
   public final int getNumber() {
@@ -295,6 +315,7 @@ public enum StopReason
       case 26: return STOP_REASON_STEP_FAILED;
       case 27: return STOP_REASON_GUARDRAIL;
       case 28: return STOP_REASON_BUDGET_EXHAUSTED;
+      case 29: return STOP_REASON_SPEND_LIMIT;
       default: return null;
     }
   }

@@ -118,7 +118,7 @@ public final class TasksProto {
       "XECUTION_MODE_UNSPECIFIED\020\000\022\027\n\023EXECUTION" +
       "_MODE_AUTO\020\001\022#\n\037EXECUTION_MODE_FUNCTION_" +
       "CALLING\020\002\022\035\n\031EXECUTION_MODE_TEXT_REACT\020\003" +
-      "\022#\n\037EXECUTION_MODE_PLAN_AND_EXECUTE\020\004*\254\003" +
+      "\022#\n\037EXECUTION_MODE_PLAN_AND_EXECUTE\020\004*\311\003" +
       "\n\nStopReason\022\033\n\027STOP_REASON_UNSPECIFIED\020" +
       "\000\022\034\n\030STOP_REASON_FINAL_ANSWER\020\001\022\036\n\032STOP_" +
       "REASON_MAX_ITERATIONS\020\002\022\036\n\032STOP_REASON_P" +
@@ -129,9 +129,10 @@ public final class TasksProto {
       "ED\020\010\022\025\n\021STOP_REASON_ERROR\020\t\022\035\n\031STOP_REAS" +
       "ON_TOOL_FAILURES\020\031\022\033\n\027STOP_REASON_STEP_F" +
       "AILED\020\032\022\031\n\025STOP_REASON_GUARDRAIL\020\033\022 \n\034ST" +
-      "OP_REASON_BUDGET_EXHAUSTED\020\034B@\n\rdev.agen" +
-      "td.v1B\nTasksProtoP\001Z!agentd.dev/gen/agen" +
-      "td/v1;agentdv1b\006proto3"
+      "OP_REASON_BUDGET_EXHAUSTED\020\034\022\033\n\027STOP_REA" +
+      "SON_SPEND_LIMIT\020\035B@\n\rdev.agentd.v1B\nTask" +
+      "sProtoP\001Z!agentd.dev/gen/agentd/v1;agent" +
+      "dv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
