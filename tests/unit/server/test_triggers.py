@@ -1,7 +1,8 @@
 """Inbound triggers in-process, on a controlled clock: the shared Standard Webhooks
 primitive verifies what `standardwebhooks` signs (several signatures in one header,
 compared in constant time); the timestamp window holds both ways; a rotated secret's
-predecessor verifies until its ttl and not after; bodies are JSON, UTF-8 text, or 415;
+predecessor verifies until its ttl and not after; an odd webhook-timestamp (a non-ASCII
+digit, thousands of digits) is a 401 counted as refused; bodies are JSON, UTF-8 text, or 415;
 management needs an operator's role, refuses bad drafts naming the field, and needs a
 key to seal the secret; the standing of a stored principal follows its keys."""
 
@@ -187,3 +188,16 @@ async def test_a_body_over_the_triggers_limit_is_413_and_starts_nothing() -> Non
     assert http_status(caught.value) == 413
     await deliveries.deliver(delivery(trigger.trigger_id, secret, "n", T0, b'{"a": 1}'))
     assert len(starts.by_key) == 1
+
+
+@pytest.mark.parametrize("stamp", ["\xb2", "1" * 4301, "1" * 13])
+async def test_an_odd_timestamp_is_refused_401_and_counted(stamp: str) -> None:
+    service, deliveries, _clock, starts = parts()
+    trigger, secret = await service.create(ALICE, Trigger("", "", "", goal="go"))
+    sent = delivery(trigger.trigger_id, secret, "m", T0)
+    odd = Delivery(sent.trigger_id, {**sent.headers, "webhook-timestamp": stamp}, sent.body)
+    with pytest.raises(TriggerSignatureError, match="Unix seconds") as caught:
+        await deliveries.deliver(odd)
+    assert http_status(caught.value) == 401
+    assert not starts.by_key
+    assert (await service.get(ALICE, trigger.trigger_id)).refused == 1
