@@ -25,6 +25,7 @@ from core.errors import (
 from core.identity import CallContext, Principal
 from core.keyring import KeyRing, new_key
 from core.roles import DEFAULT_ROLES
+from records.keys import ApiKey
 from records.keys import new_key as new_api_key
 from records.requests import TaskRequest
 from records.tasks import Task
@@ -171,6 +172,21 @@ async def test_standing_follows_the_principals_keys() -> None:
     await keys.revoke(key.key_id)
     with pytest.raises(PrincipalStandingError, match="revoked"):
         await standing(ALICE)
+
+
+class NoListing(InMemoryKeyStore):
+    """A key store that refuses to list every key: standing must ask for one principal's."""
+
+    async def list(self) -> list[ApiKey]:
+        raise AssertionError("every key of every tenant listed")
+
+
+async def test_standing_reads_only_the_principals_own_keys() -> None:
+    keys = NoListing()
+    key, _ = new_api_key("acme", "alice", ("admin",))
+    await keys.add(key)
+    await keys.add(new_api_key("globex", "alice", ("operator",))[0])
+    assert (await Standing(keys)(ALICE)).roles == ("admin",)
 
 
 async def test_a_body_over_the_triggers_limit_is_413_and_starts_nothing() -> None:
