@@ -91,9 +91,10 @@ def signed(route: R) -> R:
     """Mark `route` as one whose requests carry their own credentials (a trigger's
     delivery, signed with the trigger's secret, which the door verifies): the guard asks
     no API key or JWT for it, but keeps the body limit, takes the rate-limit token (the
-    caller is `sender:<path>`, of a tenant of that name: one sender's flood empties
-    only its own buckets, never those of another route or of a tenant) and writes the
-    audit record."""
+    caller is `sender:<route template>@<client address>`, of a tenant of that name: one
+    address's flood empties only its own buckets, never those of another route, address
+    or tenant, and made-up ids in the path mint no new ones) and writes the audit
+    record."""
     setattr(route, SIGNED, True)
     return route
 

@@ -4,7 +4,8 @@ door, the promises `server.http.door` states.
 In order: the door is the one whose route matches the path (none: 404, no record); a
 public route (`door.public`) is let through as anyone's. Otherwise the caller is
 authenticated from the headers (a signed route's, `door.signed`, is not: its caller is
-`sender:<path>`, of a tenant of that name, and the door verifies the signature), the
+`sender:<route template>@<client address>`, of a tenant of that name, and the door
+verifies the signature), the
 body read within AGENTD_HTTP_MAX_BODY_BYTES (its content-length first, then each chunk
 as it comes: a body over the limit is never read whole), the door names the call, and a
 refused caller (401), an oversized body (413) or an empty rate-limit bucket (429) is
@@ -151,7 +152,7 @@ class Guard:
                 await self._public(scope, receive, send)
             else:
                 call = _Call(self._checks, door, scope)
-                await self._guarded(call, receive, send, signed=is_signed(route))
+                await self._guarded(call, receive, send, signed=_sender_of(route, scope))
         except _GoneError:
             return
 
@@ -177,7 +178,7 @@ class Guard:
             return _fault(error, call.trace_id)
 
     async def _guarded(
-        self, call: _Call, receive: Receive, send: Send, *, signed: bool = False
+        self, call: _Call, receive: Receive, send: Send, *, signed: str = ""
     ) -> None:
         scope = call.request.scope
         refusal: AgentdError | None = None
@@ -185,8 +186,7 @@ class Guard:
         peer = (scope.get("client") or ("", 0))[0]
         try:
             if signed:  # its credentials are its signature, which the door verifies
-                sender = f"sender:{scope.get('path', '')[:128]}"
-                call.principal = Principal(sender, sender)  # buckets of its own, per route
+                call.principal = Principal(signed, signed)  # buckets of its own
             else:
                 call.principal = await self._checks.caller(headers, peer)
                 call.principal = self._checks.acting_for(call.principal, headers)
@@ -220,6 +220,17 @@ class Guard:
         except BaseException:
             await call.record("INTERNAL")
             raise
+
+
+def _sender_of(route: BaseRoute, scope: Scope) -> str:
+    """The caller of a signed route, `sender:<route template>@<client address>`; empty
+    for any other route. Keyed on the template (`/v1/triggers/{trigger_id}`), not the
+    path, so that one client cannot mint fresh rate-limit buckets with made-up ids."""
+    if not is_signed(route):
+        return ""
+    template = str(getattr(route, "path", ""))[:128]
+    peer = str((scope.get("client") or ("", 0))[0])[:64]
+    return f"sender:{template}@{peer}"
 
 
 def _fault(error: Exception, trace_id: str) -> AgentdError:

@@ -3,6 +3,8 @@ section, in `server.settings.sections`, reads its own `AGENTD_*` variables)."""
 
 from __future__ import annotations
 
+from pydantic import model_validator
+
 from server.settings.sections.a2a import A2ASettings, WebhookSettings
 from server.settings.sections.access import AccessSettings
 from server.settings.sections.artifacts import ArtifactSettings
@@ -48,3 +50,20 @@ class Settings(
     ScheduleSettings,
 ):
     """Every setting has a default that lets `make run` work on a bare machine."""
+
+    @model_validator(mode="after")
+    def _deliveries_outlive_replays(self) -> Settings:
+        """A trigger delivery's record is kept while it could be replayed: its timestamp
+        passes the window up to the tolerance ahead (so for twice it), and the engine's
+        idempotency key lives the task timeout plus AGENTD_RETENTION_SECONDS."""
+        kept = self.trigger_delivery_retention_seconds
+        least = 2 * self.trigger_tolerance_seconds
+        least += int(self.task_timeout_seconds) + self.retention_seconds
+        if "triggers" in self.http_doors and kept and kept < least:
+            raise ValueError(
+                "AGENTD_TRIGGER_DELIVERY_RETENTION_SECONDS must be 0 (for ever) or at least "
+                f"{least} s (twice AGENTD_TRIGGER_TOLERANCE_SECONDS, plus "
+                "AGENTD_TASK_TIMEOUT_SECONDS and AGENTD_RETENTION_SECONDS): a delivery's "
+                "record must outlive its replays"
+            )
+        return self

@@ -28,6 +28,7 @@ from stores.schedules.sql import SqlScheduleStore
 from stores.sql.database import Database
 from stores.sql.engine import PoolOptions
 from stores.traces.sql import SqlTraceStore
+from stores.triggers.sql import SqlTriggerStore
 from stores.usage.sql import SqlUsageLedger
 from stores.webhooks.sql import SqlWebhookStore
 
@@ -96,10 +97,11 @@ class Callers:
 
 def retention_sweeper(settings: Settings, database: Database) -> RetentionSweeper | None:
     """The sweep of finished tasks' records and the inbox's history, artifact versions and
-    usage rows, tasks' traces and schedules' runs past their retention
+    usage rows, tasks' traces, schedules' runs and triggers' deliveries past their retention
     (AGENTD_HISTORY_RETENTION_SECONDS for the first two, AGENTD_ARTIFACT_RETENTION_SECONDS,
     AGENTD_USAGE_RETENTION_SECONDS, AGENTD_TRACE_RETENTION_SECONDS,
-    AGENTD_SCHEDULE_RUN_RETENTION_SECONDS); None when all are kept for ever (0)."""
+    AGENTD_SCHEDULE_RUN_RETENTION_SECONDS, AGENTD_TRIGGER_DELIVERY_RETENTION_SECONDS);
+    None when all are kept for ever (0)."""
     sweeper = RetentionSweeper(
         [
             Rule(SqlTaskRecords(database), settings.history_retention_seconds),
@@ -108,6 +110,7 @@ def retention_sweeper(settings: Settings, database: Database) -> RetentionSweepe
             Rule(SqlUsageLedger(database), settings.usage_retention_seconds),
             Rule(SqlTraceStore(database), settings.trace_retention_seconds),
             Rule(SqlScheduleStore(database), settings.schedule_run_retention_seconds),
+            Rule(SqlTriggerStore(database), settings.trigger_delivery_retention_seconds),
         ],
         interval_seconds=settings.retention_sweep_interval_seconds,
         batch=settings.retention_sweep_batch,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 from typing import Protocol
 
 from records.keys import ApiKey
@@ -18,6 +19,11 @@ class KeyStore(Protocol):
 
     async def list(self) -> list[ApiKey]:
         """Every key, oldest first."""
+        ...
+
+    async def held_by(self, tenant: str, principal: str) -> builtins.list[ApiKey]:
+        """The keys (active or revoked) `principal` holds in `tenant`, oldest first: what
+        a stored principal's standing is resolved from, without listing every key."""
         ...
 
     async def revoke(self, key_id: str) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 from dataclasses import replace
 from datetime import UTC, datetime
 
@@ -20,6 +21,10 @@ class InMemoryKeyStore:
 
     async def list(self) -> list[ApiKey]:
         return sorted(self._keys.values(), key=lambda k: k.created_at)
+
+    async def held_by(self, tenant: str, principal: str) -> builtins.list[ApiKey]:
+        held = [k for k in self._keys.values() if (k.tenant, k.principal) == (tenant, principal)]
+        return sorted(held, key=lambda k: k.created_at)
 
     async def revoke(self, key_id: str) -> bool:
         key = self._keys.get(key_id)

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import builtins
 from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import bindparam, select, update
 
 from records.keys import ApiKey
+from stores.api_keys.tables import api_keys
 from stores.sql.database import Database
-from stores.sql.schema import api_keys
 from stores.sql.times import aware
 
 _REVOKE = (
@@ -64,6 +65,16 @@ class SqlKeyStore:
             rows = (
                 await connection.execute(select(api_keys).order_by(api_keys.c.created_at))
             ).all()
+        return [_key(row) for row in rows]
+
+    async def held_by(self, tenant: str, principal: str) -> builtins.list[ApiKey]:
+        query = (
+            select(api_keys)
+            .where(api_keys.c.tenant == tenant, api_keys.c.principal == principal)
+            .order_by(api_keys.c.created_at)
+        )
+        async with self._engine.connect() as connection:
+            rows = (await connection.execute(query)).all()
         return [_key(row) for row in rows]
 
     async def revoke(self, key_id: str) -> bool:

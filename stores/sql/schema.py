@@ -22,6 +22,7 @@ from sqlalchemy import (
 )
 
 from stores.agents.tables import agent_promotions as agent_promotions
+from stores.api_keys.tables import api_keys as api_keys
 from stores.evals import tables as evals  # noqa: F401 - these four: their tables on `metadata`
 from stores.schedules import tables as schedules  # noqa: F401
 from stores.sql.inbox_tables import action_history as action_history
@@ -117,19 +118,6 @@ task_checkpoints = Table(
     Column("updated_at", DateTime(timezone=True), nullable=False),
 )
 """The latest checkpoint of each running task (deleted when the task ends)."""
-
-api_keys = Table(
-    "api_keys",
-    metadata,
-    Column("key_id", String(32), primary_key=True),
-    Column("secret_sha256", String(64), nullable=False),
-    Column("tenant", String(128), nullable=False),
-    Column("principal", String(256), nullable=False),
-    Column("roles", JSON, nullable=False),
-    Column("created_at", DateTime(timezone=True), nullable=False),
-    Column("revoked_at", DateTime(timezone=True), nullable=True),
-)
-"""API keys: the key id and a digest of the secret; never the plaintext."""
 
 tool_grants = Table(
     "tool_grants",

@@ -54,6 +54,16 @@ class TriggerStore(Protocol):
         already; the task id kept first."""
         ...
 
+    name: str
+    """What its sweep deletes, for the retention log (`trigger deliveries`)."""
+
+    async def sweep(self, before: datetime, limit: int) -> int:
+        """Delete at most `limit` deliveries kept before `before`, oldest first (retention,
+        `stores.retention.base.Expiring`); how many went. A delivery is needed only while
+        its timestamp could still pass the window and the engine's idempotency key lives;
+        a trigger's counters stay."""
+        ...
+
     async def refused(self, trigger_id: str) -> None:
         """Count a refused delivery."""
         ...

@@ -19,7 +19,8 @@ def cursor_of(trigger: Trigger) -> TimeKeyCursor:
 class InMemoryTriggerStore:
     def __init__(self) -> None:
         self._triggers: dict[str, Trigger] = {}
-        self._deliveries: dict[tuple[str, str], str] = {}
+        self._deliveries: dict[tuple[str, str], tuple[str, datetime]] = {}
+        """The task each `(trigger, webhook-id)` started, and when it was kept."""
         self._lock = asyncio.Lock()
 
     async def create(self, trigger: Trigger) -> None:
@@ -65,19 +66,28 @@ class InMemoryTriggerStore:
         return True
 
     async def delivery(self, trigger_id: str, webhook_id: str) -> str | None:
-        return self._deliveries.get((trigger_id, webhook_id))
+        kept = self._deliveries.get((trigger_id, webhook_id))
+        return kept[0] if kept is not None else None
 
     async def delivered(self, trigger_id: str, webhook_id: str, task_id: str, at: datetime) -> str:
         async with self._lock:
             kept = self._deliveries.get((trigger_id, webhook_id))
             if kept is not None:
-                return kept
-            self._deliveries[(trigger_id, webhook_id)] = task_id
+                return kept[0]
+            self._deliveries[(trigger_id, webhook_id)] = (task_id, at)
             found = self._triggers.get(trigger_id)
             if found is not None:
                 counted = found.deliveries + 1
                 self._triggers[trigger_id] = replace(found, deliveries=counted, last_delivery_at=at)
             return task_id
+
+    name = "trigger deliveries"
+
+    async def sweep(self, before: datetime, limit: int) -> int:
+        old = sorted((at, key) for key, (_, at) in self._deliveries.items() if at < before)
+        for _, key in old[:limit]:
+            del self._deliveries[key]
+        return len(old[:limit])
 
     async def refused(self, trigger_id: str) -> None:
         found = self._triggers.get(trigger_id)

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, delete, select, update
+from sqlalchemy import and_, delete, select, tuple_, update
 
 from records.paging import Page, TimeKeyCursor
 from records.triggers import Trigger
@@ -152,6 +152,21 @@ class SqlTriggerStore:
             return task_id
         kept = await self.delivery(trigger_id, webhook_id)
         return kept if kept is not None else task_id
+
+    name = "trigger deliveries"
+
+    async def sweep(self, before: datetime, limit: int) -> int:
+        picked = (
+            select(_D.trigger_id, _D.webhook_id)
+            .where(_D.delivered_at < before)
+            .order_by(_D.delivered_at)
+            .limit(limit)
+        )
+        keys = [(row.trigger_id, row.webhook_id) for row in await self._rows(picked)]
+        if not keys:
+            return 0
+        gone = delete(trigger_deliveries).where(tuple_(_D.trigger_id, _D.webhook_id).in_(keys))
+        return await self._writer.execute(gone)
 
     async def refused(self, trigger_id: str) -> None:
         statement = (

@@ -41,5 +41,7 @@ trigger_deliveries = Table(
     Column("webhook_id", String(256), primary_key=True),
     Column("task_id", String(64), nullable=False),
     Column("delivered_at", DateTime(timezone=True), nullable=False),
+    Index("ix_trigger_deliveries_delivered", "delivered_at"),
 )
-"""The task each `(trigger, webhook-id)` started: a delivery sent again answers it."""
+"""The task each `(trigger, webhook-id)` started: a delivery sent again answers it. Kept
+AGENTD_TRIGGER_DELIVERY_RETENTION_SECONDS, then swept (oldest first, by the index)."""

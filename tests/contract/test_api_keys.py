@@ -58,3 +58,20 @@ async def test_a_revoked_key_stays_readable_and_cannot_be_revoked_twice(keys: Ke
     assert await keys.revoke(key.key_id) is False
     assert await keys.revoke("000000000000") is False
     assert [k.key_id for k in await keys.list()] == [key.key_id]
+
+
+async def test_the_keys_a_principal_holds_in_one_tenant_and_only_those(keys: KeyStore) -> None:
+    made = []
+    for offset, (tenant, principal) in enumerate(
+        [("acme", "alice"), ("acme", "bob"), ("globex", "alice"), ("acme", "alice")]
+    ):
+        key, _ = new_key(tenant, principal, ("operator",))
+        key = replace(key, created_at=key.created_at + timedelta(seconds=offset))
+        await keys.add(key)
+        made.append(key)
+    await keys.revoke(made[0].key_id)
+    held = await keys.held_by("acme", "alice")
+    assert [k.key_id for k in held] == [made[0].key_id, made[3].key_id]  # oldest first
+    assert not held[0].active  # revoked ones too: they tell a principal's standing
+    assert await keys.held_by("acme", "carol") == []
+    assert [k.key_id for k in await keys.held_by("globex", "alice")] == [made[2].key_id]

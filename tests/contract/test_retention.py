@@ -1,7 +1,7 @@
 """The retention contract (stores/retention/base.py) on SQLite and the machine's PostgreSQL:
-finished tasks' records, artifact versions and the inbox's history past their time are
-swept in bounded batches, nothing of an unfinished task tree is, and sweeps of several
-replicas at once share the work."""
+finished tasks' records, artifact versions, the inbox's history and triggers' deliveries
+past their time are swept in bounded batches, nothing of an unfinished task tree is, and
+sweeps of several replicas at once share the work."""
 
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ from stores.retention.sql import SqlActionHistoryEntries, SqlArtifactVersions, S
 from stores.retention.sweeper import RetentionSweeper, Rule
 from stores.sql.database import Database
 from stores.sql.schema import artifacts, task_history, task_labels
+from stores.triggers.sql import SqlTriggerStore
 from tests.contract.conftest import SQL_BACKENDS, migrated_database
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
@@ -253,3 +254,16 @@ async def test_the_inbox_history_goes_by_age_but_never_of_an_unfinished_tree(
     sweeper = RetentionSweeper([Rule(entries, DAY.total_seconds())], clock=lambda: NOW)
     assert await sweeper.sweep() == {"inbox history entries": 1}
     assert await left() == ["c2"]
+
+
+async def test_trigger_deliveries_go_by_when_they_were_delivered(database: Database) -> None:
+    deliveries = SqlTriggerStore(database)
+    for n in range(5):
+        await deliveries.delivered("trg_a", f"msg_old_{n}", f"task_{n}", NOW - 8 * DAY)
+    await deliveries.delivered("trg_a", "msg_new", "task_new", NOW - DAY)
+    sweeper = RetentionSweeper(
+        [Rule(deliveries, 7 * DAY.total_seconds())], batch=2, clock=lambda: NOW
+    )
+    assert await sweeper.sweep() == {"trigger deliveries": 5}  # in batches of 2, 2, 1
+    assert await deliveries.delivery("trg_a", "msg_old_0") is None
+    assert await deliveries.delivery("trg_a", "msg_new") == "task_new"

@@ -1,6 +1,6 @@
 """The trigger store (`stores.triggers`): tenants apart, rotation, and each delivery kept
 once per `(trigger, webhook-id)` however many replicas keep it at once, on memory, SQLite
-and the machine's PostgreSQL."""
+and the machine's PostgreSQL; deliveries swept by when they were kept."""
 
 from __future__ import annotations
 
@@ -104,3 +104,24 @@ async def test_a_delivery_is_kept_once_and_answers_its_first_task(
     assert (found.deliveries, found.refused, found.last_delivery_at) == (2, 1, T0)
     assert await triggers.delete("acme", "trg_a")
     assert await triggers.delivery("trg_a", "msg_1") is None
+
+
+async def test_deliveries_are_swept_by_when_they_were_kept_oldest_first(
+    triggers: TriggerStore,
+) -> None:
+    assert triggers.name == "trigger deliveries"
+    await triggers.create(made("trg_a"))
+    for minute in (2, 0, 1, 5):
+        at = T0 + timedelta(minutes=minute)
+        await triggers.delivered("trg_a", f"msg_{minute}", f"task_{minute}", at)
+    cutoff = T0 + timedelta(minutes=3)
+    assert await triggers.sweep(cutoff, 2) == 2  # a bounded batch: the two oldest
+    assert await triggers.delivery("trg_a", "msg_0") is None
+    assert await triggers.delivery("trg_a", "msg_1") is None
+    assert await triggers.delivery("trg_a", "msg_2") == "task_2"
+    assert await triggers.sweep(cutoff, 2) == 1
+    assert await triggers.sweep(cutoff, 2) == 0
+    assert await triggers.delivery("trg_a", "msg_5") == "task_5"  # not yet expired
+    found = await triggers.get("acme", "trg_a")
+    assert found is not None
+    assert found.deliveries == 4  # the counters stay

@@ -64,7 +64,8 @@ def test_records_are_kept_for_ever_by_default_and_traces_for_30_days(tmp_path: P
     """Task records and artifacts are kept for ever by default; the usage ledger, one row
     per model call, for 400 days (AGENTD_USAGE_RETENTION_SECONDS; 0: for ever too); tasks'
     traces for 30 days (AGENTD_TRACE_RETENTION_SECONDS: never for ever, so a sweeper always
-    runs), schedules' runs for 30 days (AGENTD_SCHEDULE_RUN_RETENTION_SECONDS)."""
+    runs), schedules' runs for 30 days (AGENTD_SCHEDULE_RUN_RETENTION_SECONDS), triggers'
+    deliveries for 7 days (AGENTD_TRIGGER_DELIVERY_RETENTION_SECONDS)."""
     settings = Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'a.db'}")
     assert (settings.history_retention_seconds, settings.artifact_retention_seconds) == (0, 0)
     assert settings.usage_retention_seconds == 400 * 86_400
@@ -76,11 +77,16 @@ def test_records_are_kept_for_ever_by_default_and_traces_for_30_days(tmp_path: P
         "usage ledger rows",
         "task traces",
         "schedule runs",
+        "trigger deliveries",
     ]
     for_ever = settings.model_copy(update={"usage_retention_seconds": 0})
     traces_only = retention_sweeper(for_ever, database)
     assert traces_only is not None
-    assert [r.records.name for r in traces_only.rules] == ["task traces", "schedule runs"]
+    assert [r.records.name for r in traces_only.rules] == [
+        "task traces",
+        "schedule runs",
+        "trigger deliveries",
+    ]
     kept = for_ever.model_copy(update={"artifact_retention_seconds": 86400})
     sweeper = retention_sweeper(kept, database)
     assert sweeper is not None
@@ -88,6 +94,7 @@ def test_records_are_kept_for_ever_by_default_and_traces_for_30_days(tmp_path: P
         "artifact versions",
         "task traces",
         "schedule runs",
+        "trigger deliveries",
     ]
     records = for_ever.model_copy(update={"history_retention_seconds": 86400})
     sweeper = retention_sweeper(records, database)
@@ -97,7 +104,29 @@ def test_records_are_kept_for_ever_by_default_and_traces_for_30_days(tmp_path: P
         ("inbox history entries", 86400),
         ("task traces", 30 * 86_400),
         ("schedule runs", 30 * 86_400),
+        ("trigger deliveries", 7 * 86_400),
     ]
+
+
+def test_a_trigger_delivery_is_kept_while_it_could_be_replayed() -> None:
+    """While its timestamp can pass the window (up to the tolerance ahead, so twice it)
+    and the engine's idempotency key lives (task timeout plus AGENTD_RETENTION_SECONDS)."""
+
+    def with_triggers(kept: int, doors: tuple[str, ...] = ("triggers",)) -> Settings:
+        return Settings(
+            http_doors=list(doors),
+            trigger_tolerance_seconds=300,
+            task_timeout_seconds=600,
+            retention_seconds=3600,
+            trigger_delivery_retention_seconds=kept,
+        )
+
+    with pytest.raises(ValidationError, match="AGENTD_TRIGGER_DELIVERY_RETENTION_SECONDS"):
+        with_triggers(4799)
+    assert with_triggers(4800).trigger_delivery_retention_seconds == 4800
+    assert with_triggers(0).trigger_delivery_retention_seconds == 0  # for ever
+    assert with_triggers(60, doors=()).trigger_delivery_retention_seconds == 60  # no door
+    assert Settings(http_doors=["triggers"]).trigger_delivery_retention_seconds == 7 * 86_400
 
 
 def test_a_record_cannot_go_before_the_live_state() -> None:

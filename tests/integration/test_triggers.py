@@ -2,7 +2,8 @@
 by an operator's key, deliveries signed by the `standardwebhooks` package (an
 independent signer) POSTed to the HTTP address. A delivery sent three times (and three
 at once) starts one task, its JSON body under `trigger.body`; a wrong signature, a
-timestamp outside the window and an unsigned delivery are 401 and start nothing;
+timestamp outside the window, an odd one (a non-ASCII digit, thousands of digits) and an
+unsigned delivery are 401 and start nothing;
 another tenant neither sees nor deletes the trigger; the secret is sealed in its row;
 the creator's key revoked, a new delivery is 403 naming why. The CLI, over the client,
 creates, rotates (the old secret verifying within its ttl), lists and deletes."""
@@ -129,13 +130,18 @@ async def test_a_signed_trigger_starts_one_task_however_often_it_is_delivered(
         for headers in (wrong, late, bare):
             refused = await http.post(target, content=body, headers=headers)
             assert refused.status_code == 401, refused.text
+        sent = {k.encode(): v.encode() for k, v in signed(made.secret, "msg_5", body).items()}
+        for stamp in ("\xb2".encode("latin-1"), b"1" * 4301):  # int() reads neither
+            odd = {**sent, b"webhook-timestamp": stamp}
+            refused = await http.post(target, content=body, headers=odd)
+            assert refused.status_code == 401, refused.text
         tampered = signed(made.secret, "msg_4", body)
         refused = await http.post(target, content=body + b" ", headers=tampered)
         assert refused.status_code == 401
         assert len(await tasks_of(running, made.id)) == 2  # nothing started by the refused
 
         got = await stub.GetTrigger(pb.GetTriggerRequest(id=made.id), metadata=as_(keys["alice"]))
-        assert (got.secret, got.deliveries, got.refused) == ("", 2, 4)
+        assert (got.secret, got.deliveries, got.refused) == ("", 2, 6)
 
         for call in (
             stub.GetTrigger(pb.GetTriggerRequest(id=made.id), metadata=as_(keys["gil"])),

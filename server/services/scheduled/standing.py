@@ -49,11 +49,7 @@ async def standing(principal: Principal, keys: KeyStore | None) -> Principal:
     API keys of its tenant and holds no active one any more."""
     if keys is None:
         return principal
-    held = [
-        key
-        for key in await keys.list()
-        if key.tenant == principal.tenant and key.principal == principal.id
-    ]
+    held = await keys.held_by(principal.tenant, principal.id)
     if not held:
         return principal
     active = [key for key in held if key.active]

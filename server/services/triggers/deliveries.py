@@ -43,6 +43,9 @@ Start = Callable[[TaskRequest, CallContext], Awaitable[Task]]
 """How a task is started (`Engine.start`)."""
 
 MAX_WEBHOOK_ID = 256
+MAX_STAMP_DIGITS = 12
+"""Unix seconds in ASCII digits, at most this many (past the year 30000); anything else
+is refused as a malformed header, before `int()` could raise on it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +149,7 @@ class TriggerDeliveries:
             )
         if len(webhook_id) > MAX_WEBHOOK_ID:
             raise TriggerSignatureError(f"webhook-id is over {MAX_WEBHOOK_ID} characters")
-        if not stamp.isdigit():
+        if not (stamp.isascii() and stamp.isdigit() and len(stamp) <= MAX_STAMP_DIGITS):
             raise TriggerSignatureError("webhook-timestamp must be Unix seconds")
         now = self._now()
         if abs(now.timestamp() - int(stamp)) > self._tolerance:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import uuid
 from collections.abc import AsyncIterator, Sequence
 
 import aiohttp
@@ -245,19 +246,40 @@ async def test_a_signed_route_asks_no_key_but_keeps_the_limits_and_the_audit() -
             assert answer.status == 200  # its credentials are the door's to check
             said = await answer.json()
         async with http.post(f"{s.url}/signed/a", data=b"2") as answer:
-            assert answer.status == 429  # per route: the same sender's bucket
+            assert answer.status == 429  # the same sender's bucket
         async with http.post(f"{s.url}/signed/c", data=b"3") as answer:
-            assert answer.status == 200  # another route: buckets of its own
+            assert answer.status == 429  # another id of the same route: the same bucket
         async with http.post(f"{s.url}/signed/b", data=b"x" * 17) as answer:
             assert answer.status == 413
-    assert (said["principal"], said["roles"]) == ("sender:/signed/a", [])
-    assert s.door.calls == [b"1", b"3"]
+    assert (said["principal"], said["roles"]) == (SENDER, [])
+    assert s.door.calls == [b"1"]
     assert s.records() == [
-        ("sender:/signed/a", "/echo.v1.Echo/Echo", "OK", "task_1"),
-        ("sender:/signed/a", "/echo.v1.Echo/Echo", "RESOURCE_EXHAUSTED", ""),
-        ("sender:/signed/c", "/echo.v1.Echo/Echo", "OK", "task_1"),
-        ("sender:/signed/b", "/echo.v1.Echo/Echo", "INVALID_ARGUMENT", ""),
+        (SENDER, "/echo.v1.Echo/Echo", "OK", "task_1"),
+        (SENDER, "/echo.v1.Echo/Echo", "RESOURCE_EXHAUSTED", ""),
+        (SENDER, "/echo.v1.Echo/Echo", "RESOURCE_EXHAUSTED", ""),
+        (SENDER, "/echo.v1.Echo/Echo", "INVALID_ARGUMENT", ""),
     ]
+
+
+SENDER = "sender:/signed/{name}@127.0.0.1"
+"""A signed route's caller: the route's template and the client's address."""
+
+
+async def test_one_address_cannot_mint_buckets_with_new_ids_of_a_signed_route() -> None:
+    limiter = InMemoryRateLimiter(parse_limits("Execute=3/m"))
+    async with served(limiter=limiter) as s, aiohttp.ClientSession() as http:
+        statuses = []
+        for n in range(20):
+            async with http.post(f"{s.url}/signed/{uuid.uuid4().hex}", data=b"%d" % n) as a:
+                statuses.append(a.status)
+        other = aiohttp.TCPConnector(local_addr=("127.0.0.2", 0))
+        async with (
+            aiohttp.ClientSession(connector=other) as elsewhere,
+            elsewhere.post(f"{s.url}/signed/{uuid.uuid4().hex}", data=b"x") as answer,
+        ):
+            assert answer.status == 200  # another address: a bucket of its own
+    assert statuses == [200] * 3 + [429] * 17
+    assert {r[0] for r in s.records()} == {SENDER, "sender:/signed/{name}@127.0.0.2"}
 
 
 async def test_a_stream_is_recorded_once_when_it_starts_with_its_status_code() -> None:

@@ -1,7 +1,8 @@
 """Inbound triggers in-process, on a controlled clock: the shared Standard Webhooks
 primitive verifies what `standardwebhooks` signs (several signatures in one header,
 compared in constant time); the timestamp window holds both ways; a rotated secret's
-predecessor verifies until its ttl and not after; bodies are JSON, UTF-8 text, or 415;
+predecessor verifies until its ttl and not after; an odd webhook-timestamp (a non-ASCII
+digit, thousands of digits) is a 401 counted as refused; bodies are JSON, UTF-8 text, or 415;
 management needs an operator's role, refuses bad drafts naming the field, and needs a
 key to seal the secret; the standing of a stored principal follows its keys."""
 
@@ -25,6 +26,7 @@ from core.errors import (
 from core.identity import CallContext, Principal
 from core.keyring import KeyRing, new_key
 from core.roles import DEFAULT_ROLES
+from records.keys import ApiKey
 from records.keys import new_key as new_api_key
 from records.requests import TaskRequest
 from records.tasks import Task
@@ -176,6 +178,21 @@ async def test_standing_follows_the_principals_keys() -> None:
         await standing(ALICE)
 
 
+class NoListing(InMemoryKeyStore):
+    """A key store that refuses to list every key: standing must ask for one principal's."""
+
+    async def list(self) -> list[ApiKey]:
+        raise AssertionError("every key of every tenant listed")
+
+
+async def test_standing_reads_only_the_principals_own_keys() -> None:
+    keys = NoListing()
+    key, _ = new_api_key("acme", "alice", ("admin",))
+    await keys.add(key)
+    await keys.add(new_api_key("globex", "alice", ("operator",))[0])
+    assert (await Standing(keys)(ALICE)).roles == ("admin",)
+
+
 async def test_a_body_over_the_triggers_limit_is_413_and_starts_nothing() -> None:
     store, ring, clock, starts = (
         InMemoryTriggerStore(),
@@ -207,3 +224,16 @@ def test_a_spend_limit_crosses_the_wire_both_ways() -> None:
     trigger = trigger_from_proto(schedules_pb2.Trigger(task=task))
     assert trigger.spend_limit == 300_000
     assert trigger_to_proto(trigger).task.spend_limit == 300_000
+
+
+@pytest.mark.parametrize("stamp", ["\xb2", "1" * 4301, "1" * 13])
+async def test_an_odd_timestamp_is_refused_401_and_counted(stamp: str) -> None:
+    service, deliveries, _clock, starts = parts()
+    trigger, secret = await service.create(ALICE, Trigger("", "", "", goal="go"))
+    sent = delivery(trigger.trigger_id, secret, "m", T0)
+    odd = Delivery(sent.trigger_id, {**sent.headers, "webhook-timestamp": stamp}, sent.body)
+    with pytest.raises(TriggerSignatureError, match="Unix seconds") as caught:
+        await deliveries.deliver(odd)
+    assert http_status(caught.value) == 401
+    assert not starts.by_key
+    assert (await service.get(ALICE, trigger.trigger_id)).refused == 1

@@ -43,6 +43,16 @@ class HttpSettings(Section):
         description="how far a trigger delivery's webhook-timestamp may be from the "
         "server's clock, either way (401 beyond it: a replayed delivery is refused)",
     )
+    trigger_delivery_retention_seconds: int = Field(
+        7 * 86_400,
+        ge=0,
+        description="how long a trigger delivery's record (the task its webhook-id started, "
+        "which answers it sent again) is kept after it was delivered (the retention sweep "
+        "deletes it then; a delivery replayed later is refused by the timestamp window); "
+        "0 keeps them for ever. With the triggers door, at least twice "
+        "AGENTD_TRIGGER_TOLERANCE_SECONDS plus the engine's idempotency key ttl "
+        "(AGENTD_TASK_TIMEOUT_SECONDS plus AGENTD_RETENTION_SECONDS)",
+    )
     trigger_max_body_bytes: int = Field(
         262_144,
         gt=0,

@@ -3,10 +3,11 @@
 A trigger keeps what each delivery starts, its creator's principal, its signing secret
 (and the one before the last rotation, until its ttl) sealed with the key ring, and its
 counters; a delivery is kept once per `(trigger_id, webhook_id)`, so a delivery sent
-again (or to two replicas at once) answers the task it started.
+again (or to two replicas at once) answers the task it started; the retention sweep
+deletes deliveries by `delivered_at` (its index) once they can no longer be replayed.
 
 Revision ID: 0032
-Revises: 0030
+Revises: 0031
 Create Date: 2026-12-08 01:00:00.000000
 """
 
@@ -53,9 +54,11 @@ def upgrade() -> None:
         sa.Column("task_id", sa.String(length=64), nullable=False),
         sa.Column("delivered_at", sa.DateTime(timezone=True), nullable=False),
     )
+    op.create_index("ix_trigger_deliveries_delivered", "trigger_deliveries", ["delivered_at"])
 
 
 def downgrade() -> None:
+    op.drop_index("ix_trigger_deliveries_delivered", table_name="trigger_deliveries")
     op.drop_table("trigger_deliveries")
     op.drop_index("ix_triggers_tenant_created", table_name="triggers")
     op.drop_table("triggers")
