@@ -24,6 +24,10 @@ from records.schedules.model import CatchUp, Timing, TimingKind
 MAX_DUE_TIMES = 1000
 """At most this many due times are looked at in one go (a long outage of a frequent
 schedule): the oldest beyond it are neither run nor recorded."""
+CRON_LOOK_AHEAD = 400
+"""Due times of a cron expression looked at for its smallest gap (`cron_gap`)."""
+CRON_LOOK_AHEAD_DAYS = 400
+"""And within this many days (a yearly expression has two)."""
 
 
 class Clock(Protocol):
@@ -129,6 +133,23 @@ def due_through(timing: Timing, first: datetime, now: datetime) -> list[datetime
         if len(found) > MAX_DUE_TIMES:
             found.pop(0)
     return found
+
+
+def cron_gap(expression: str, time_zone: str, now: datetime) -> float:
+    """The smallest gap in seconds between consecutive due times of a (valid) cron
+    expression, over its next CRON_LOOK_AHEAD due times within CRON_LOOK_AHEAD_DAYS of
+    `now`; infinity when fewer than two fall there."""
+    zone = ZoneInfo(time_zone)
+    horizon = now + timedelta(days=CRON_LOOK_AHEAD_DAYS)
+    smallest, previous = float("inf"), None
+    for count, local in enumerate(CronSim(expression, now.astimezone(zone))):
+        due = local.astimezone(UTC)
+        if count >= CRON_LOOK_AHEAD or due > horizon:
+            break
+        if previous is not None:
+            smallest = min(smallest, (due - previous).total_seconds())
+        previous = due
+    return smallest
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 from records.schedules.model import CatchUp, Timing, TimingKind
 from records.schedules.timing import (
     ManualClock,
+    cron_gap,
     cron_problem,
     due_through,
     next_due,
@@ -113,3 +114,13 @@ def test_manual_clock_moves_by_hand() -> None:
     clock = ManualClock(NOW)
     clock.advance(1.5)
     assert clock.now() == NOW + timedelta(seconds=1.5)
+
+
+def test_a_cron_more_often_than_the_minimum_is_named() -> None:
+    now = utc(2026, 1, 1)
+    assert cron_gap("* * * * * *", "UTC", now) == 1
+    assert cron_gap("*/30 * * * * *", "UTC", now) == 30
+    assert cron_gap("0 * * * * *", "UTC", now) == 60
+    assert cron_gap("* * * * *", "Europe/Berlin", now) == 60
+    assert cron_gap("0,5 7 * * 1-5", "UTC", now) == 5 * 60
+    assert cron_gap("0 0 1 1 *", "UTC", now) >= 365 * 86_400

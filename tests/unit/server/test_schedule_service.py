@@ -89,6 +89,10 @@ async def test_create_sets_the_next_due_time_in_the_zone() -> None:
             "schedule.timing.cron.time_zone",
         ),
         ({"timing": Timing(TimingKind.INTERVAL, interval_seconds=5)}, "schedule.timing.interval"),
+        (
+            {"timing": Timing(TimingKind.CRON, expression="*/30 * * * * *")},
+            "schedule.timing.cron.expression",
+        ),
         ({"timing": Timing(TimingKind.ONCE, at=T0 - timedelta(seconds=1))}, "schedule.timing.at"),
         ({"task": TaskTemplate(agent="reporter", goal="")}, "schedule.task.goal"),
         ({"task": TaskTemplate(agent="reporter", goal="x" * 5001)}, "schedule.task.goal"),
