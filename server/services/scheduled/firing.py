@@ -42,6 +42,9 @@ REFUSING = ("PERMISSION_DENIED", "UNAUTHENTICATED")
 ELSEWHERE = ("SHUTTING_DOWN", "RESOURCE_EXHAUSTED", "STORE_UNAVAILABLE")
 """The reasons of errors of this replica, not of the run: the run stays PENDING and the
 schedule's lease lets another replica (or this one, later) start it."""
+WALK_MARGIN = 60.0
+"""Seconds before the catch-up window (or the on-time slack) where the walk over missed
+due times starts (`due_through`)."""
 
 
 class Starter(Protocol):
@@ -136,7 +139,8 @@ class Firing:
         """The schedule after handling what is due at `now` (not yet written)."""
         schedule = await self._dequeue(schedule, now)
         if schedule.next_due is not None and schedule.next_due <= now:
-            due = due_through(schedule.timing, schedule.next_due, now)
+            span = max(schedule.catch_up_window_seconds, self.settings.on_time_seconds)
+            due = due_through(schedule.timing, schedule.next_due, now, span + WALK_MARGIN)
             chosen = select(
                 due,
                 now,
