@@ -196,31 +196,45 @@ class ScheduleService:
             raise ScheduleNotFoundError(schedule_id)
 
     async def trigger(self, call: CallContext, schedule_id: str, request_id: str) -> ScheduleRun:
-        """Run the schedule now, once per `request_id` (a retry gets the same run)."""
+        """Run the schedule now, once per `request_id` (a retry gets the same run).
+
+        A retry that finds its run still PENDING (the first attempt's start failed on its
+        replica: shutting down, out of capacity, a store down) starts it: its task's
+        idempotency key is the schedule's and the run's due time (`start_key`), so retries
+        that race start one task."""
         self._manage(call.principal)
         schedule = await self.get(call.principal, schedule_id)
+        run = await self._trigger_run(schedule, request_id)
+        if run.state is not RunState.PENDING:
+            return run
+        now = self.clock.now()
+        fired = await self.firing.due_time(schedule, run.due_at, now)  # its overlap policy
+        if fired != schedule:  # its current task, a queued run: best effort (a firing
+            # replica holding it meanwhile keeps its own, and its save is then refused)
+            await self.store.replace(replace(fired, etag=new_etag()), schedule.etag)
+        found = await self.store.get_run(schedule_id, run.due_at)
+        assert found is not None
+        return found
+
+    async def _trigger_run(self, schedule: Schedule, request_id: str) -> ScheduleRun:
+        """The run of this trigger: the one an earlier attempt with `request_id` recorded,
+        or a new PENDING one due now."""
         if request_id:
-            earlier = await self.store.run_by_request(schedule_id, request_id)
+            earlier = await self.store.run_by_request(schedule.schedule_id, request_id)
             if earlier is not None:
                 return earlier
         now = self.clock.now()
         run = ScheduleRun(
-            schedule_id,
+            schedule.schedule_id,
             schedule.tenant,
             now,
             RunState.PENDING,
             request_id=request_id,
             created_at=now,
         )
-        if not await self.store.add_run(run):
-            found = await self.store.get_run(schedule_id, now)
-            assert found is not None
-            return found
-        fired = await self.firing.due_time(schedule, now, now)  # under its overlap policy
-        if fired != schedule:  # its current task, a queued run: best effort (a firing
-            # replica holding it meanwhile keeps its own, and its save is then refused)
-            await self.store.replace(replace(fired, etag=new_etag()), schedule.etag)
-        found = await self.store.get_run(schedule_id, now)
+        if await self.store.add_run(run):
+            return run
+        found = await self.store.get_run(schedule.schedule_id, now)
         assert found is not None
         return found
 

@@ -4,6 +4,7 @@ runs listed with their tasks' status."""
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
@@ -15,6 +16,7 @@ from core.errors import (
     InvalidArgumentError,
     RoleRequiredError,
     ScheduleNotFoundError,
+    ShuttingDownError,
 )
 from core.identity import CallContext, Principal
 from core.roles import DEFAULT_ROLES
@@ -200,3 +202,34 @@ async def test_trigger_runs_once_per_request_id_and_runs_show_the_task_status() 
     await schedules.delete(OPERATOR, made.schedule_id)
     with pytest.raises(ScheduleNotFoundError):
         await schedules.runs(READER.principal, made.schedule_id, 10)
+
+
+async def test_a_trigger_retried_after_a_replica_failure_starts_its_run_once() -> None:
+    schedules, engine, clock = service()
+    made = await schedules.create(OPERATOR, draft())
+    engine.draining = 1  # the first attempt's replica is shutting down
+    with pytest.raises(ShuttingDownError):
+        await schedules.trigger(OPERATOR, made.schedule_id, "req-7")
+    clock.advance(2)
+    retried = await schedules.trigger(OPERATOR, made.schedule_id, "req-7")
+    assert retried.state is RunState.STARTED
+    assert retried.due_at == T0  # the first attempt's run, not a second one
+    again = await schedules.trigger(OPERATOR, made.schedule_id, "req-7")
+    assert again == retried
+    assert len(engine.tasks) == 1
+    stored = await schedules.get(READER.principal, made.schedule_id)
+    assert stored.current_task_id == retried.task_id
+
+
+async def test_concurrent_retries_of_a_pending_trigger_start_one_task() -> None:
+    schedules, engine, _ = service()
+    made = await schedules.create(OPERATOR, draft())
+    engine.draining = 1
+    with pytest.raises(ShuttingDownError):
+        await schedules.trigger(OPERATOR, made.schedule_id, "req-8")
+    both = await asyncio.gather(
+        schedules.trigger(OPERATOR, made.schedule_id, "req-8"),
+        schedules.trigger(OPERATOR, made.schedule_id, "req-8"),
+    )
+    assert {run.task_id for run in both} == {"t1"}
+    assert len(engine.tasks) == 1
