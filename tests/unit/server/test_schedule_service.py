@@ -5,7 +5,8 @@ runs listed with their tasks' status."""
 from __future__ import annotations
 
 import asyncio
-from dataclasses import replace
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -20,7 +21,9 @@ from core.errors import (
 )
 from core.identity import CallContext, Principal
 from core.roles import DEFAULT_ROLES
+from records.requests import TaskRequest
 from records.schedules.model import (
+    Overlap,
     RunState,
     Schedule,
     ScheduleState,
@@ -29,7 +32,7 @@ from records.schedules.model import (
     TimingKind,
 )
 from records.schedules.timing import ManualClock
-from records.tasks import TaskStatus
+from records.tasks import Task, TaskStatus
 from server.services.scheduled.firing import Firing
 from server.services.scheduled.service import ScheduleService
 from server.services.scheduled.standing import Standing
@@ -233,3 +236,49 @@ async def test_concurrent_retries_of_a_pending_trigger_start_one_task() -> None:
     )
     assert {run.task_id for run in both} == {"t1"}
     assert len(engine.tasks) == 1
+
+
+@dataclass
+class MeanwhileEngine(FakeEngine):
+    """Runs `meanwhile` once, inside the first start, before the task exists: another
+    write that lands while a trigger waits on the engine."""
+
+    meanwhile: Callable[[], Awaitable[object]] | None = None
+
+    async def start(self, request: TaskRequest, call: CallContext) -> Task:
+        meanwhile, self.meanwhile = self.meanwhile, None
+        if meanwhile is not None:
+            await meanwhile()
+        return await super().start(request, call)
+
+
+def service_with(engine: FakeEngine) -> tuple[ScheduleService, ManualClock]:
+    store, clock = MemoryScheduleStore(), ManualClock(T0)
+    firing = Firing(store, engine, Standing(), clock, "r1", SETTINGS)
+    return ScheduleService(store, firing, _find_agent, DEFAULT_ROLES, clock), clock
+
+
+async def test_a_trigger_keeps_a_user_change_made_while_it_starts_its_task() -> None:
+    engine = MeanwhileEngine()
+    schedules, _ = service_with(engine)
+    made = await schedules.create(OPERATOR, draft(display_name="old"))
+    renamed = replace(made, display_name="new")
+    engine.meanwhile = lambda: schedules.update(OPERATOR, renamed, ["display_name"], made.etag)
+    run = await schedules.trigger(OPERATOR, made.schedule_id, "req-1")
+    stored = await schedules.get(READER.principal, made.schedule_id)
+    assert stored.display_name == "new"  # the user's change kept
+    assert stored.current_task_id == run.task_id == "t1"  # and the trigger's
+
+
+async def test_a_trigger_does_not_undo_the_firing_loops_write() -> None:
+    engine = MeanwhileEngine()
+    schedules, clock = service_with(engine)
+    made = await schedules.create(OPERATOR, draft(overlap=Overlap.CANCEL_PREVIOUS))
+    assert made.next_due is not None
+    clock.current = made.next_due + timedelta(seconds=1)  # the loop fires it meanwhile
+    engine.meanwhile = schedules.firing.tick
+    await schedules.trigger(OPERATOR, made.schedule_id, "req-1")
+    stored = await schedules.get(READER.principal, made.schedule_id)
+    assert stored.next_due == made.next_due + timedelta(days=1)  # not put back
+    assert stored.current_task_id == "t2"  # the trigger's task, the newest
+    assert len(engine.tasks) == 2
