@@ -156,7 +156,7 @@ class Firing:
                     schedule = await self.due_time(schedule, time, now)
             after = due[-1] if due else now
             schedule = replace(schedule, next_due=next_due(schedule.timing, after))
-        return _woken(schedule, now, self.settings.tick_seconds)
+        return woken(schedule, now, self.settings.tick_seconds)
 
     async def _record(
         self, schedule: Schedule, due: datetime, now: datetime, state: RunState, reason: str = ""
@@ -257,7 +257,7 @@ class Firing:
         return not task.status.terminal
 
 
-def _woken(schedule: Schedule, now: datetime, poll: float) -> Schedule:
+def woken(schedule: Schedule, now: datetime, poll: float) -> Schedule:
     """When the schedule is next looked at: its next due time, sooner while a run is
     queued; a schedule with neither has ended."""
     wake = schedule.next_due

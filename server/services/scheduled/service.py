@@ -11,12 +11,12 @@ import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from functools import partial
 
 from core.errors import (
     EtagMismatchError,
     FieldViolation,
     InvalidArgumentError,
+    ScheduleNotActiveError,
     ScheduleNotFoundError,
     TaskNotFoundError,
 )
@@ -33,7 +33,7 @@ from records.schedules.model import (
 from records.schedules.timing import Clock, next_due
 from records.tasks import TaskStatus
 from server.services.scheduled.checks import check
-from server.services.scheduled.firing import Firing
+from server.services.scheduled.firing import Firing, woken
 from stores.schedules.base import ScheduleExistsError, ScheduleStore
 
 FindAgent = Callable[[str, str], Awaitable[object]]
@@ -85,7 +85,7 @@ def scheduled(schedule: Schedule, now: datetime) -> Schedule:
     return replace(schedule, timing=timing, next_due=due, wake_at=due, state=state)
 
 
-async def _bookkept(before: Schedule, after: Schedule, current: Schedule) -> Schedule:
+def _bookkept(before: Schedule, after: Schedule, current: Schedule) -> Schedule:
     """`current` with the bookkeeping fields a run changed from `before` to `after`."""
     changed = {f: getattr(after, f) for f in BOOKKEEPING if getattr(after, f) != getattr(before, f)}
     return replace(current, **changed)
@@ -228,7 +228,10 @@ class ScheduleService:
             raise ScheduleNotFoundError(schedule_id)
 
     async def trigger(self, call: CallContext, schedule_id: str, request_id: str) -> ScheduleRun:
-        """Run the schedule now, once per `request_id` (a retry gets the same run).
+        """Run the schedule now, once per `request_id` (a retry gets the same run); an
+        ACTIVE one only (ScheduleNotActiveError: a paused one's queued run would never
+        start). A run queued behind the running task (QUEUE_ONE) starts at the first
+        tick after that task ends.
 
         A retry that finds its run still PENDING (the first attempt's start failed on its
         replica: shutting down, out of capacity, a store down) starts it: its task's
@@ -236,6 +239,8 @@ class ScheduleService:
         that race start one task."""
         self._manage(call.principal)
         schedule = await self.get(call.principal, schedule_id)
+        if schedule.state is not ScheduleState.ACTIVE:
+            raise ScheduleNotActiveError(schedule_id, schedule.state.value)
         run = await self._trigger_run(schedule, request_id)
         if run.state is not RunState.PENDING:
             return run
@@ -243,10 +248,13 @@ class ScheduleService:
         fired = await self.firing.due_time(schedule, run.due_at, now)  # its overlap policy
         if fired != schedule:  # its current task, a queued run: onto the schedule as it
             # is now (a user's change or the firing loop's write may have come between)
+            tick = self.firing.settings.tick_seconds
+
+            async def change(current: Schedule) -> Schedule:  # a queued run: woken next tick
+                return woken(_bookkept(schedule, fired, current), now, tick)
+
             with contextlib.suppress(ScheduleNotFoundError):  # deleted meanwhile
-                await self._change(
-                    call.principal, schedule_id, "", partial(_bookkept, schedule, fired)
-                )
+                await self._change(call.principal, schedule_id, "", change)
         found = await self.store.get_run(schedule_id, run.due_at)
         assert found is not None
         return found

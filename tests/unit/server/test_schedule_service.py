@@ -16,6 +16,7 @@ from core.errors import (
     EtagMismatchError,
     InvalidArgumentError,
     RoleRequiredError,
+    ScheduleNotActiveError,
     ScheduleNotFoundError,
     ShuttingDownError,
 )
@@ -282,3 +283,32 @@ async def test_a_trigger_does_not_undo_the_firing_loops_write() -> None:
     assert stored.next_due == made.next_due + timedelta(days=1)  # not put back
     assert stored.current_task_id == "t2"  # the trigger's task, the newest
     assert len(engine.tasks) == 2
+
+
+async def test_a_triggered_run_queued_behind_a_task_starts_at_the_next_tick_after_it() -> None:
+    schedules, engine, clock = service()
+    made = await schedules.create(OPERATOR, draft(overlap=Overlap.QUEUE_ONE))
+    first = await schedules.trigger(OPERATOR, made.schedule_id, "a")
+    clock.advance(1)
+    queued = await schedules.trigger(OPERATOR, made.schedule_id, "b")
+    assert queued.state is RunState.QUEUED
+    engine.tasks[first.task_id].status = TaskStatus.COMPLETED
+    clock.advance(1)  # hours before the next regular due time
+    assert await schedules.firing.tick() == 1
+    started = await schedules.store.get_run(made.schedule_id, queued.due_at)
+    assert started is not None
+    assert started.state is RunState.STARTED
+    assert started.task_id == "t2"
+
+
+@pytest.mark.parametrize("state", [ScheduleState.PAUSED, ScheduleState.ENDED])
+async def test_a_schedule_that_is_not_active_is_not_triggered(state: ScheduleState) -> None:
+    schedules, engine, _ = service()
+    made = await schedules.create(OPERATOR, draft())
+    await schedules.store.replace(replace(made, state=state, etag="e2"), made.etag)
+    with pytest.raises(ScheduleNotActiveError) as caught:
+        await schedules.trigger(OPERATOR, made.schedule_id, "a")
+    assert caught.value.state == state.value
+    assert state.value in caught.value.message
+    assert engine.tasks == {}
+    assert await schedules.store.runs("acme", made.schedule_id, 10) == []
