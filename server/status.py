@@ -67,6 +67,7 @@ STATUS_TABLE: dict[type[errors.AgentdError], grpc.StatusCode] = {
     errors.EvalRunNotFoundError: grpc.StatusCode.NOT_FOUND,
     errors.PromotionRefusedError: grpc.StatusCode.FAILED_PRECONDITION,
     errors.ScheduleNotFoundError: grpc.StatusCode.NOT_FOUND,
+    errors.ScheduleNotActiveError: grpc.StatusCode.FAILED_PRECONDITION,
     errors.TriggerNotFoundError: grpc.StatusCode.NOT_FOUND,
     errors.PrincipalStandingError: grpc.StatusCode.PERMISSION_DENIED,
     errors.EtagMismatchError: grpc.StatusCode.ABORTED,

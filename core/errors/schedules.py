@@ -14,6 +14,21 @@ class ScheduleNotFoundError(AgentdError):
         super().__init__(f"no schedule {schedule_id!r}", metadata={"schedule_id": schedule_id})
 
 
+class ScheduleNotActiveError(AgentdError):
+    """TriggerSchedule on a schedule that is paused or has ended: resume it (or change
+    its timing) first."""
+
+    reason = "SCHEDULE_NOT_ACTIVE"
+
+    def __init__(self, schedule_id: str, state: str) -> None:
+        self.schedule_id = schedule_id
+        self.state = state
+        super().__init__(
+            f"schedule {schedule_id!r} is {state}, not active: resume it to trigger it",
+            metadata={"schedule_id": schedule_id, "state": state},
+        )
+
+
 class TriggerNotFoundError(AgentdError):
     """No trigger of that id in the caller's tenant."""
 

@@ -9,6 +9,7 @@ unique, which is what makes a due time start one task across any number of repli
 from __future__ import annotations
 
 import enum
+import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -16,6 +17,12 @@ from typing import Any
 
 from core.identity import Principal
 from records.conversations.model import BusyPolicy
+
+
+def new_etag() -> str:
+    """A fresh etag: every write of a schedule (a user's change, the firing loop's) takes
+    one, so a write based on an older read is refused."""
+    return secrets.token_hex(8)
 
 
 class Overlap(enum.Enum):

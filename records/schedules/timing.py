@@ -11,9 +11,11 @@ Jobs with an hour or minute wildcard run in every real hour.
 from __future__ import annotations
 
 import time
+from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from itertools import chain
 from typing import Protocol
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -24,6 +26,10 @@ from records.schedules.model import CatchUp, Timing, TimingKind
 MAX_DUE_TIMES = 1000
 """At most this many due times are looked at in one go (a long outage of a frequent
 schedule): the oldest beyond it are neither run nor recorded."""
+CRON_LOOK_AHEAD = 400
+"""Due times of a cron expression looked at for its smallest gap (`cron_gap`)."""
+CRON_LOOK_AHEAD_DAYS = 400
+"""And within this many days (a yearly expression has two)."""
 
 
 class Clock(Protocol):
@@ -118,17 +124,53 @@ def next_due(timing: Timing, after: datetime) -> datetime | None:
     return next(due_after(timing, after), None)
 
 
-def due_through(timing: Timing, first: datetime, now: datetime) -> list[datetime]:
+def _between(timing: Timing, first: datetime, low: datetime, high: datetime) -> Iterator[datetime]:
+    """The due times in (low, high], none before `first` (a due time, included)."""
+    source = chain([first], due_after(timing, first)) if low < first else due_after(timing, low)
+    for due in source:
+        if due > high:
+            return
+        yield due
+
+
+def due_through(
+    timing: Timing, first: datetime, now: datetime, span: float = 60.0
+) -> list[datetime]:
     """`first` (a due time) and the due times after it up to `now`, oldest first, at most
-    MAX_DUE_TIMES (the newest kept)."""
-    found = [first] if first <= now else []
-    for due in due_after(timing, first):
-        if due > now:
+    MAX_DUE_TIMES (the newest kept).
+
+    The walk starts `span` seconds before `now` (the catch-up window and the on-time
+    slack, with a margin), not at `first`, and reaches back further, doubling, only while
+    fewer than MAX_DUE_TIMES are found: a next due time a year old costs a walk about the
+    size of the window (or of MAX_DUE_TIMES), not of the year.
+    """
+    found: deque[datetime] = deque()
+    high, reach = now, max(span, 1.0)
+    while len(found) < MAX_DUE_TIMES:
+        low = now - timedelta(seconds=reach)
+        segment = deque(_between(timing, first, low, high), maxlen=MAX_DUE_TIMES - len(found))
+        found.extendleft(reversed(segment))
+        if low < first:
             break
-        found.append(due)
-        if len(found) > MAX_DUE_TIMES:
-            found.pop(0)
-    return found
+        high, reach = low, reach * 2
+    return list(found)
+
+
+def cron_gap(expression: str, time_zone: str, now: datetime) -> float:
+    """The smallest gap in seconds between consecutive due times of a (valid) cron
+    expression, over its next CRON_LOOK_AHEAD due times within CRON_LOOK_AHEAD_DAYS of
+    `now`; infinity when fewer than two fall there."""
+    zone = ZoneInfo(time_zone)
+    horizon = now + timedelta(days=CRON_LOOK_AHEAD_DAYS)
+    smallest, previous = float("inf"), None
+    for count, local in enumerate(CronSim(expression, now.astimezone(zone))):
+        due = local.astimezone(UTC)
+        if count >= CRON_LOOK_AHEAD or due > horizon:
+            break
+        if previous is not None:
+            smallest = min(smallest, (due - previous).total_seconds())
+        previous = due
+    return smallest
 
 
 @dataclass(frozen=True, slots=True)

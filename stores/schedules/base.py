@@ -48,8 +48,10 @@ class ScheduleStore(Protocol):
         ...
 
     async def save_claimed(self, schedule: Schedule, replica: str) -> bool:
-        """Write a schedule `replica` holds and release its lease; False (nothing
-        written) when the lease was lost or the schedule changed meanwhile (its etag)."""
+        """Write a schedule `replica` holds, with a new etag, and release its lease; False
+        (nothing written) when the lease was lost or the schedule changed meanwhile (its
+        etag). The new etag makes a write based on a read from before it (a user's
+        change, a trigger's) fail its compare and set instead of putting old values back."""
         ...
 
     async def add_run(self, run: ScheduleRun) -> bool:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 
-from records.schedules.model import Schedule, ScheduleRun, ScheduleState
+from records.schedules.model import Schedule, ScheduleRun, ScheduleState, new_etag
 from stores.schedules.base import ScheduleExistsError
 
 
@@ -65,7 +66,7 @@ class MemoryScheduleStore:
         del self._leases[schedule.schedule_id]
         if stored.etag != schedule.etag:
             return False
-        self._schedules[schedule.schedule_id] = schedule
+        self._schedules[schedule.schedule_id] = replace(schedule, etag=new_etag())
         return True
 
     async def add_run(self, run: ScheduleRun) -> bool:

@@ -11,6 +11,7 @@ lease), so a row another claim took in between is left out.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -18,7 +19,7 @@ import sqlalchemy.exc
 from sqlalchemy import and_, delete, or_, select, tuple_, update
 
 from records.schedules.codec import schedule_from_json, schedule_to_json
-from records.schedules.model import RunState, Schedule, ScheduleRun, ScheduleState
+from records.schedules.model import RunState, Schedule, ScheduleRun, ScheduleState, new_etag
 from stores.schedules.base import ScheduleExistsError
 from stores.schedules.tables import schedule_runs, schedules
 from stores.sql.database import Database
@@ -157,11 +158,12 @@ class SqlScheduleStore:
         return claimed
 
     async def save_claimed(self, schedule: Schedule, replica: str) -> bool:
+        fresh = replace(schedule, etag=new_etag())  # a write on the etag read before is refused
         held = and_(_S.schedule_id == schedule.schedule_id, _S.claimed_by == replica)
         written = await self._writer.execute(
             update(schedules)
             .where(held, _S.etag == schedule.etag)
-            .values(claimed_by="", claimed_until=None, **_columns(schedule))
+            .values(claimed_by="", claimed_until=None, **_columns(fresh))
         )
         if not written:  # changed meanwhile (an update, a pause): only let go of it
             await self._writer.execute(

@@ -148,3 +148,19 @@ async def test_one_run_per_due_time(stores: tuple[ScheduleStore, ScheduleStore])
     assert [r.due_at for r in await one.runs("acme", "s1", 10)] == [T0 + SECOND]
     assert await two.delete("acme", "s1")
     assert await one.runs("acme", "s1", 10) == []
+
+
+async def test_save_claimed_gives_a_new_etag_so_a_write_on_the_old_one_is_refused(
+    stores: tuple[ScheduleStore, ScheduleStore],
+) -> None:
+    one, two = stores
+    await one.create(schedule())
+    [held] = await one.claim(T0, "r1", T0 + 10 * SECOND, 10)
+    assert await two.save_claimed(replace(held, next_due=T0 + 60 * SECOND), "r1")
+    saved = await one.get("acme", "s1")
+    assert saved is not None
+    assert saved.etag != "e1"
+    assert saved.next_due == T0 + 60 * SECOND
+    stale = replace(schedule(), display_name="read before the loop wrote", etag="e9")
+    assert not await two.replace(stale, "e1")  # it would put the old next due back
+    assert await one.get("acme", "s1") == saved

@@ -293,6 +293,10 @@ class InputPartUnavailableError(FailedPreconditionError):
     """A URL given as an input part could not be fetched; `metadata["part"]` names it."""
 
 
+class ScheduleNotActiveError(FailedPreconditionError):
+    """TriggerSchedule on a paused or ended schedule; `metadata` names it and its state."""
+
+
 class EtagMismatchError(AbortedError):
     """The resource changed since you read it (its etag is not the one sent): read again."""
 

@@ -60,6 +60,7 @@ from agentd_client.errors import (
     RateLimitedError,
     RequestTooLargeError,
     ResourceExhaustedError,
+    ScheduleNotActiveError,
     ScheduleNotFoundError,
     ServerRestartedError,
     ShuttingDownError,
@@ -139,6 +140,7 @@ BY_REASON: dict[str, type[AgentdError]] = {
     "ETAG_MISMATCH": EtagMismatchError,
     "INPUT_PART_UNAVAILABLE": InputPartUnavailableError,
     "ARTIFACT_TOO_LARGE": ArtifactTooLargeError,
+    "SCHEDULE_NOT_ACTIVE": ScheduleNotActiveError,
 }
 
 BY_CODE: dict[grpc.StatusCode, type[AgentdError]] = {

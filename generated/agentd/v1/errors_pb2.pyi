@@ -234,6 +234,10 @@ class _ErrorReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ErrorReas
     AGENTD_MAX_MESSAGE_BYTES); read it in chunks with ReadArtifact. `metadata`
     names the artifact and its size (FAILED_PRECONDITION).
     """
+    ERROR_REASON_SCHEDULE_NOT_ACTIVE: _ErrorReason.ValueType  # 75
+    """TriggerSchedule on a schedule that is paused or has ended; `metadata`
+    names it and its state. Resume it first (FAILED_PRECONDITION).
+    """
 
 class ErrorReason(_ErrorReason, metaclass=_ErrorReasonEnumTypeWrapper):
     """Why a call failed. Every failed call carries a `google.rpc.Status` in the
@@ -455,5 +459,9 @@ ERROR_REASON_ARTIFACT_TOO_LARGE: ErrorReason.ValueType  # 74
 """The artifact version is too large for one GetArtifact answer (within
 AGENTD_MAX_MESSAGE_BYTES); read it in chunks with ReadArtifact. `metadata`
 names the artifact and its size (FAILED_PRECONDITION).
+"""
+ERROR_REASON_SCHEDULE_NOT_ACTIVE: ErrorReason.ValueType  # 75
+"""TriggerSchedule on a schedule that is paused or has ended; `metadata`
+names it and its state. Resume it first (FAILED_PRECONDITION).
 """
 Global___ErrorReason: _TypeAlias = ErrorReason  # noqa: Y015

@@ -155,7 +155,9 @@ class ScheduleServiceServicer:
 
     def TriggerSchedule(self, request, context):
         """Runs the schedule now, outside its times, under its overlap policy; a
-        retry with the same `request_id` returns the same run.
+        retry with the same `request_id` returns the same run (and starts it if
+        the first attempt could not). FAILED_PRECONDITION (`SCHEDULE_NOT_ACTIVE`)
+        on a paused or ended schedule.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

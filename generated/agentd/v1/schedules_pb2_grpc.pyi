@@ -64,7 +64,9 @@ class ScheduleServiceStub:
     DeleteSchedule: _grpc.UnaryUnaryMultiCallable[_schedules_pb2.DeleteScheduleRequest, _schedules_pb2.DeleteScheduleResponse]
     TriggerSchedule: _grpc.UnaryUnaryMultiCallable[_schedules_pb2.TriggerScheduleRequest, _schedules_pb2.ScheduleRun]
     """Runs the schedule now, outside its times, under its overlap policy; a
-    retry with the same `request_id` returns the same run.
+    retry with the same `request_id` returns the same run (and starts it if
+    the first attempt could not). FAILED_PRECONDITION (`SCHEDULE_NOT_ACTIVE`)
+    on a paused or ended schedule.
     """
     ListScheduleRuns: _grpc.UnaryUnaryMultiCallable[_schedules_pb2.ListScheduleRunsRequest, _schedules_pb2.ListScheduleRunsResponse]
     """A schedule's runs, newest first, with their tasks and outcomes."""
@@ -105,7 +107,9 @@ class ScheduleServiceAsyncStub(ScheduleServiceStub):
     DeleteSchedule: _aio.UnaryUnaryMultiCallable[_schedules_pb2.DeleteScheduleRequest, _schedules_pb2.DeleteScheduleResponse]  # type: ignore[assignment]
     TriggerSchedule: _aio.UnaryUnaryMultiCallable[_schedules_pb2.TriggerScheduleRequest, _schedules_pb2.ScheduleRun]  # type: ignore[assignment]
     """Runs the schedule now, outside its times, under its overlap policy; a
-    retry with the same `request_id` returns the same run.
+    retry with the same `request_id` returns the same run (and starts it if
+    the first attempt could not). FAILED_PRECONDITION (`SCHEDULE_NOT_ACTIVE`)
+    on a paused or ended schedule.
     """
     ListScheduleRuns: _aio.UnaryUnaryMultiCallable[_schedules_pb2.ListScheduleRunsRequest, _schedules_pb2.ListScheduleRunsResponse]  # type: ignore[assignment]
     """A schedule's runs, newest first, with their tasks and outcomes."""
@@ -191,7 +195,9 @@ class ScheduleServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_schedules_pb2.ScheduleRun, _abc.Awaitable[_schedules_pb2.ScheduleRun]]:
         """Runs the schedule now, outside its times, under its overlap policy; a
-        retry with the same `request_id` returns the same run.
+        retry with the same `request_id` returns the same run (and starts it if
+        the first attempt could not). FAILED_PRECONDITION (`SCHEDULE_NOT_ACTIVE`)
+        on a paused or ended schedule.
         """
 
     @_abc_1.abstractmethod

@@ -10,7 +10,7 @@ from agent.limits import MAX_CONTEXT_BYTES, MAX_TASK_CHARS
 from agent.requests import label_violations
 from core.errors import FieldViolation, InvalidArgumentError
 from records.schedules.model import Schedule, TimingKind
-from records.schedules.timing import cron_problem, zone_problem
+from records.schedules.timing import cron_gap, cron_problem, zone_problem
 
 CONTEXT_KEY = "schedule"
 """The context key each run sets (`{schedule_id, due_time}`); a schedule may not."""
@@ -53,9 +53,18 @@ def _timing(schedule: Schedule, now: datetime, min_interval: float) -> list[Fiel
         problem = cron_problem(timing.expression)
         if problem:
             found.append(FieldViolation("schedule.timing.cron.expression", problem))
-        problem = zone_problem(timing.time_zone)
-        if problem:
-            found.append(FieldViolation("schedule.timing.cron.time_zone", problem))
+        zone = zone_problem(timing.time_zone)
+        if zone:
+            found.append(FieldViolation("schedule.timing.cron.time_zone", zone))
+        valid = not problem and not zone
+        if valid and cron_gap(timing.expression, timing.time_zone, now) < min_interval:
+            found.append(
+                FieldViolation(
+                    "schedule.timing.cron.expression",
+                    f"must be due at most once every {min_interval:g} seconds "
+                    "(AGENTD_SCHEDULE_MIN_INTERVAL_SECONDS)",
+                )
+            )
     elif timing.kind is TimingKind.INTERVAL:
         if timing.interval_seconds < min_interval:
             found.append(

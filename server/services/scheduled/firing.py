@@ -42,6 +42,9 @@ REFUSING = ("PERMISSION_DENIED", "UNAUTHENTICATED")
 ELSEWHERE = ("SHUTTING_DOWN", "RESOURCE_EXHAUSTED", "STORE_UNAVAILABLE")
 """The reasons of errors of this replica, not of the run: the run stays PENDING and the
 schedule's lease lets another replica (or this one, later) start it."""
+WALK_MARGIN = 60.0
+"""Seconds before the catch-up window (or the on-time slack) where the walk over missed
+due times starts (`due_through`)."""
 
 
 class Starter(Protocol):
@@ -137,7 +140,8 @@ class Firing:
         """The schedule after handling what is due at `now` (not yet written)."""
         schedule = await self._dequeue(schedule, now)
         if schedule.next_due is not None and schedule.next_due <= now:
-            due = due_through(schedule.timing, schedule.next_due, now)
+            span = max(schedule.catch_up_window_seconds, self.settings.on_time_seconds)
+            due = due_through(schedule.timing, schedule.next_due, now, span + WALK_MARGIN)
             chosen = select(
                 due,
                 now,
@@ -153,7 +157,7 @@ class Firing:
                     schedule = await self.due_time(schedule, time, now)
             after = due[-1] if due else now
             schedule = replace(schedule, next_due=next_due(schedule.timing, after))
-        return _woken(schedule, now, self.settings.tick_seconds)
+        return woken(schedule, now, self.settings.tick_seconds)
 
     async def _record(
         self, schedule: Schedule, due: datetime, now: datetime, state: RunState, reason: str = ""
@@ -254,7 +258,7 @@ class Firing:
         return not task.status.terminal
 
 
-def _woken(schedule: Schedule, now: datetime, poll: float) -> Schedule:
+def woken(schedule: Schedule, now: datetime, poll: float) -> Schedule:
     """When the schedule is next looked at: its next due time, sooner while a run is
     queued; a schedule with neither has ended."""
     wake = schedule.next_due

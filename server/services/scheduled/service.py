@@ -5,6 +5,7 @@ AGENTD_SCHEDULE_ADMIN_ROLES (`Action.MANAGE_SCHEDULES`)."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
@@ -15,6 +16,7 @@ from core.errors import (
     EtagMismatchError,
     FieldViolation,
     InvalidArgumentError,
+    ScheduleNotActiveError,
     ScheduleNotFoundError,
     TaskNotFoundError,
 )
@@ -26,11 +28,12 @@ from records.schedules.model import (
     ScheduleRun,
     ScheduleState,
     TimingKind,
+    new_etag,
 )
 from records.schedules.timing import Clock, next_due
 from records.tasks import TaskStatus
 from server.services.scheduled.checks import check
-from server.services.scheduled.firing import Firing
+from server.services.scheduled.firing import Firing, woken
 from stores.schedules.base import ScheduleExistsError, ScheduleStore
 
 FindAgent = Callable[[str, str], Awaitable[object]]
@@ -45,10 +48,20 @@ FIELDS = {
     "labels": "labels",
 }
 """What UpdateSchedule's mask may name, and the record's attribute of each."""
-
-
-def new_etag() -> str:
-    return secrets.token_hex(8)
+BOOKKEEPING = (
+    "next_due",
+    "queued_due",
+    "last_run",
+    "current_task_id",
+    "refusals",
+    "state",
+    "pause_reason",
+)
+"""What starting a run may change of a schedule (`Firing.due_time`)."""
+WRITE_TRIES = 5
+"""Compare-and-set attempts of one change before it gives up (EtagMismatchError)."""
+Change = Callable[[Schedule], Awaitable[Schedule]]
+"""A change to a schedule, applied to it as stored now."""
 
 
 def _schedule_id(principal: Principal, request_id: str) -> str:
@@ -70,6 +83,12 @@ def scheduled(schedule: Schedule, now: datetime) -> Schedule:
     if due is None and state is ScheduleState.ACTIVE:
         state = ScheduleState.ENDED
     return replace(schedule, timing=timing, next_due=due, wake_at=due, state=state)
+
+
+def _bookkept(before: Schedule, after: Schedule, current: Schedule) -> Schedule:
+    """`current` with the bookkeeping fields a run changed from `before` to `after`."""
+    changed = {f: getattr(after, f) for f in BOOKKEEPING if getattr(after, f) != getattr(before, f)}
+    return replace(current, **changed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,22 +154,29 @@ class ScheduleService:
     async def of_tenant(self, principal: Principal) -> list[Schedule]:
         return await self.store.of_tenant(principal.tenant)
 
-    async def _write(self, stored: Schedule, changed: Schedule, etag: str) -> Schedule:
-        if etag and etag != stored.etag:
-            raise EtagMismatchError(f"schedule {stored.schedule_id}", stored.etag)
-        now = self.clock.now()
-        changed = replace(changed, etag=new_etag(), updated_at=now)
-        if not await self.store.replace(changed, stored.etag):
-            current = await self.get(stored.principal, stored.schedule_id)
-            raise EtagMismatchError(f"schedule {stored.schedule_id}", current.etag)
-        return changed
+    async def _change(
+        self, principal: Principal, schedule_id: str, etag: str, change: Change
+    ) -> Schedule:
+        """`change` applied to the schedule as stored now, written with a compare and set
+        on its etag; read and applied again when another write came between (another
+        caller's, the firing loop's), up to WRITE_TRIES times. A given `etag` must be the
+        stored one (EtagMismatchError otherwise)."""
+        for _ in range(WRITE_TRIES):
+            stored = await self.get(principal, schedule_id)
+            if etag and etag != stored.etag:
+                raise EtagMismatchError(f"schedule {schedule_id}", stored.etag)
+            changed = await change(stored)
+            changed = replace(changed, etag=new_etag(), updated_at=self.clock.now())
+            if await self.store.replace(changed, stored.etag):
+                return changed
+        current = await self.get(principal, schedule_id)
+        raise EtagMismatchError(f"schedule {schedule_id}", current.etag)
 
     async def update(
         self, call: CallContext, draft: Schedule, mask: Sequence[str], etag: str
     ) -> Schedule:
         """The fields `mask` names (all of FIELDS when empty) taken from `draft`."""
         self._manage(call.principal)
-        stored = await self.get(call.principal, draft.schedule_id)
         names = list(mask) or list(FIELDS)
         unknown = [name for name in names if name not in FIELDS]
         if unknown:
@@ -162,30 +188,36 @@ class ScheduleService:
                 ]
             )
         changes = {FIELDS[name]: getattr(draft, FIELDS[name]) for name in names}
-        changed = replace(stored, **changes)
-        now = self.clock.now()
-        await self._check(changed, now)
-        if "timing" in names:
-            changed = scheduled(changed, now)
-        return await self._write(stored, changed, etag)
+
+        async def change(stored: Schedule) -> Schedule:
+            changed = replace(stored, **changes)
+            now = self.clock.now()
+            await self._check(changed, now)
+            return scheduled(changed, now) if "timing" in names else changed
+
+        return await self._change(call.principal, draft.schedule_id, etag, change)
 
     async def pause(self, call: CallContext, schedule_id: str, etag: str = "") -> Schedule:
         self._manage(call.principal)
-        stored = await self.get(call.principal, schedule_id)
         why = f"paused by {call.principal.id}"
-        return await self._write(
-            stored, replace(stored, state=ScheduleState.PAUSED, pause_reason=why), etag
-        )
+
+        async def change(stored: Schedule) -> Schedule:
+            return replace(stored, state=ScheduleState.PAUSED, pause_reason=why)
+
+        return await self._change(call.principal, schedule_id, etag, change)
 
     async def resume(self, call: CallContext, schedule_id: str, etag: str = "") -> Schedule:
         """Active again: the due times that passed while it was paused are handled by
         its catch-up rule at the next tick (MISSED outside it)."""
         self._manage(call.principal)
-        stored = await self.get(call.principal, schedule_id)
-        active = replace(stored, state=ScheduleState.ACTIVE, pause_reason="", refusals=0)
-        if active.next_due is None:
-            active = scheduled(active, self.clock.now())
-        return await self._write(stored, replace(active, wake_at=active.next_due), etag)
+
+        async def change(stored: Schedule) -> Schedule:
+            active = replace(stored, state=ScheduleState.ACTIVE, pause_reason="", refusals=0)
+            if active.next_due is None:
+                active = scheduled(active, self.clock.now())
+            return replace(active, wake_at=active.next_due)
+
+        return await self._change(call.principal, schedule_id, etag, change)
 
     async def delete(self, call: CallContext, schedule_id: str, etag: str = "") -> None:
         self._manage(call.principal)
@@ -196,31 +228,56 @@ class ScheduleService:
             raise ScheduleNotFoundError(schedule_id)
 
     async def trigger(self, call: CallContext, schedule_id: str, request_id: str) -> ScheduleRun:
-        """Run the schedule now, once per `request_id` (a retry gets the same run)."""
+        """Run the schedule now, once per `request_id` (a retry gets the same run); an
+        ACTIVE one only (ScheduleNotActiveError: a paused one's queued run would never
+        start). A run queued behind the running task (QUEUE_ONE) starts at the first
+        tick after that task ends.
+
+        A retry that finds its run still PENDING (the first attempt's start failed on its
+        replica: shutting down, out of capacity, a store down) starts it: its task's
+        idempotency key is the schedule's and the run's due time (`start_key`), so retries
+        that race start one task."""
         self._manage(call.principal)
         schedule = await self.get(call.principal, schedule_id)
+        if schedule.state is not ScheduleState.ACTIVE:
+            raise ScheduleNotActiveError(schedule_id, schedule.state.value)
+        run = await self._trigger_run(schedule, request_id)
+        if run.state is not RunState.PENDING:
+            return run
+        now = self.clock.now()
+        fired = await self.firing.due_time(schedule, run.due_at, now)  # its overlap policy
+        if fired != schedule:  # its current task, a queued run: onto the schedule as it
+            # is now (a user's change or the firing loop's write may have come between)
+            tick = self.firing.settings.tick_seconds
+
+            async def change(current: Schedule) -> Schedule:  # a queued run: woken next tick
+                return woken(_bookkept(schedule, fired, current), now, tick)
+
+            with contextlib.suppress(ScheduleNotFoundError):  # deleted meanwhile
+                await self._change(call.principal, schedule_id, "", change)
+        found = await self.store.get_run(schedule_id, run.due_at)
+        assert found is not None
+        return found
+
+    async def _trigger_run(self, schedule: Schedule, request_id: str) -> ScheduleRun:
+        """The run of this trigger: the one an earlier attempt with `request_id` recorded,
+        or a new PENDING one due now."""
         if request_id:
-            earlier = await self.store.run_by_request(schedule_id, request_id)
+            earlier = await self.store.run_by_request(schedule.schedule_id, request_id)
             if earlier is not None:
                 return earlier
         now = self.clock.now()
         run = ScheduleRun(
-            schedule_id,
+            schedule.schedule_id,
             schedule.tenant,
             now,
             RunState.PENDING,
             request_id=request_id,
             created_at=now,
         )
-        if not await self.store.add_run(run):
-            found = await self.store.get_run(schedule_id, now)
-            assert found is not None
-            return found
-        fired = await self.firing.due_time(schedule, now, now)  # under its overlap policy
-        if fired != schedule:  # its current task, a queued run: best effort (a firing
-            # replica holding it meanwhile keeps its own, and its save is then refused)
-            await self.store.replace(replace(fired, etag=new_etag()), schedule.etag)
-        found = await self.store.get_run(schedule_id, now)
+        if await self.store.add_run(run):
+            return run
+        found = await self.store.get_run(schedule.schedule_id, now)
         assert found is not None
         return found
 

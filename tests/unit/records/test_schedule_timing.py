@@ -5,11 +5,19 @@ end, and which missed due times the catch-up rule runs."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from itertools import pairwise, takewhile
 
+import pytest
+from cronsim import CronSim
+
+import records.schedules.timing as timing_module
 from records.schedules.model import CatchUp, Timing, TimingKind
 from records.schedules.timing import (
+    MAX_DUE_TIMES,
     ManualClock,
+    cron_gap,
     cron_problem,
+    due_after,
     due_through,
     next_due,
     select,
@@ -113,3 +121,52 @@ def test_manual_clock_moves_by_hand() -> None:
     clock = ManualClock(NOW)
     clock.advance(1.5)
     assert clock.now() == NOW + timedelta(seconds=1.5)
+
+
+class _Counted(CronSim):
+    """CronSim that counts the due times it yields and refuses to walk past a bound."""
+
+    steps = 0
+    bound = 20_000
+
+    def __next__(self) -> datetime:
+        _Counted.steps += 1
+        assert _Counted.steps <= _Counted.bound, "the walk is not bounded by the window"
+        return super().__next__()
+
+
+def test_a_year_old_next_due_resolves_with_a_walk_bounded_by_the_window(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(timing_module, "CronSim", _Counted)
+    _Counted.steps = 0
+    minutely = Timing(TimingKind.CRON, expression="* * * * *")
+    now = utc(2027, 1, 1)
+    due = due_through(minutely, utc(2026, 1, 1), now, span=3600)
+    assert len(due) == MAX_DUE_TIMES  # the newest kept, as before
+    assert due[-1] == now
+    assert due[0] == now - timedelta(minutes=MAX_DUE_TIMES - 1)
+    assert _Counted.steps < 5 * MAX_DUE_TIMES  # not the year's 525,600
+
+
+def test_the_bounded_walk_finds_what_the_whole_walk_finds() -> None:
+    daily = Timing(TimingKind.CRON, expression="30 2 * * *", time_zone="Europe/Berlin")
+    first, now = utc(2026, 3, 1, 1, 30), utc(2026, 11, 1)
+    whole = [first, *takewhile(lambda d: d <= now, due_after(daily, first))]
+    assert due_through(daily, first, now, span=60) == whole
+    start = utc(2026, 1, 1)
+    every = Timing(TimingKind.INTERVAL, interval_seconds=7, start=start)
+    due = due_through(every, start, start + timedelta(days=30), span=60)
+    assert len(due) == MAX_DUE_TIMES
+    assert due[-1] == start + timedelta(seconds=7 * (30 * 86_400 // 7))
+    assert [b - a for a, b in pairwise(due)] == [timedelta(seconds=7)] * (MAX_DUE_TIMES - 1)
+
+
+def test_a_cron_more_often_than_the_minimum_is_named() -> None:
+    now = utc(2026, 1, 1)
+    assert cron_gap("* * * * * *", "UTC", now) == 1
+    assert cron_gap("*/30 * * * * *", "UTC", now) == 30
+    assert cron_gap("0 * * * * *", "UTC", now) == 60
+    assert cron_gap("* * * * *", "Europe/Berlin", now) == 60
+    assert cron_gap("0,5 7 * * 1-5", "UTC", now) == 5 * 60
+    assert cron_gap("0 0 1 1 *", "UTC", now) >= 365 * 86_400

@@ -4,7 +4,9 @@ runs listed with their tasks' status."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -14,11 +16,15 @@ from core.errors import (
     EtagMismatchError,
     InvalidArgumentError,
     RoleRequiredError,
+    ScheduleNotActiveError,
     ScheduleNotFoundError,
+    ShuttingDownError,
 )
 from core.identity import CallContext, Principal
 from core.roles import DEFAULT_ROLES
+from records.requests import TaskRequest
 from records.schedules.model import (
+    Overlap,
     RunState,
     Schedule,
     ScheduleState,
@@ -27,7 +33,7 @@ from records.schedules.model import (
     TimingKind,
 )
 from records.schedules.timing import ManualClock
-from records.tasks import TaskStatus
+from records.tasks import Task, TaskStatus
 from server.services.scheduled.firing import Firing
 from server.services.scheduled.service import ScheduleService
 from server.services.scheduled.standing import Standing
@@ -89,6 +95,10 @@ async def test_create_sets_the_next_due_time_in_the_zone() -> None:
             "schedule.timing.cron.time_zone",
         ),
         ({"timing": Timing(TimingKind.INTERVAL, interval_seconds=5)}, "schedule.timing.interval"),
+        (
+            {"timing": Timing(TimingKind.CRON, expression="*/30 * * * * *")},
+            "schedule.timing.cron.expression",
+        ),
         ({"timing": Timing(TimingKind.ONCE, at=T0 - timedelta(seconds=1))}, "schedule.timing.at"),
         ({"task": TaskTemplate(agent="reporter", goal="")}, "schedule.task.goal"),
         ({"task": TaskTemplate(agent="reporter", goal="x" * 5001)}, "schedule.task.goal"),
@@ -202,3 +212,109 @@ async def test_a_spend_limit_is_kept_and_each_run_is_started_with_it() -> None:
     await schedules.trigger(OPERATOR, made.schedule_id, "req-1")
     [(request, _)] = engine.requests
     assert request.spend_limit == 250_000
+
+
+async def test_a_trigger_retried_after_a_replica_failure_starts_its_run_once() -> None:
+    schedules, engine, clock = service()
+    made = await schedules.create(OPERATOR, draft())
+    engine.draining = 1  # the first attempt's replica is shutting down
+    with pytest.raises(ShuttingDownError):
+        await schedules.trigger(OPERATOR, made.schedule_id, "req-7")
+    clock.advance(2)
+    retried = await schedules.trigger(OPERATOR, made.schedule_id, "req-7")
+    assert retried.state is RunState.STARTED
+    assert retried.due_at == T0  # the first attempt's run, not a second one
+    again = await schedules.trigger(OPERATOR, made.schedule_id, "req-7")
+    assert again == retried
+    assert len(engine.tasks) == 1
+    stored = await schedules.get(READER.principal, made.schedule_id)
+    assert stored.current_task_id == retried.task_id
+
+
+async def test_concurrent_retries_of_a_pending_trigger_start_one_task() -> None:
+    schedules, engine, _ = service()
+    made = await schedules.create(OPERATOR, draft())
+    engine.draining = 1
+    with pytest.raises(ShuttingDownError):
+        await schedules.trigger(OPERATOR, made.schedule_id, "req-8")
+    both = await asyncio.gather(
+        schedules.trigger(OPERATOR, made.schedule_id, "req-8"),
+        schedules.trigger(OPERATOR, made.schedule_id, "req-8"),
+    )
+    assert {run.task_id for run in both} == {"t1"}
+    assert len(engine.tasks) == 1
+
+
+@dataclass
+class MeanwhileEngine(FakeEngine):
+    """Runs `meanwhile` once, inside the first start, before the task exists: another
+    write that lands while a trigger waits on the engine."""
+
+    meanwhile: Callable[[], Awaitable[object]] | None = None
+
+    async def start(self, request: TaskRequest, call: CallContext) -> Task:
+        meanwhile, self.meanwhile = self.meanwhile, None
+        if meanwhile is not None:
+            await meanwhile()
+        return await super().start(request, call)
+
+
+def service_with(engine: FakeEngine) -> tuple[ScheduleService, ManualClock]:
+    store, clock = MemoryScheduleStore(), ManualClock(T0)
+    firing = Firing(store, engine, Standing(), clock, "r1", SETTINGS)
+    return ScheduleService(store, firing, _find_agent, DEFAULT_ROLES, clock), clock
+
+
+async def test_a_trigger_keeps_a_user_change_made_while_it_starts_its_task() -> None:
+    engine = MeanwhileEngine()
+    schedules, _ = service_with(engine)
+    made = await schedules.create(OPERATOR, draft(display_name="old"))
+    renamed = replace(made, display_name="new")
+    engine.meanwhile = lambda: schedules.update(OPERATOR, renamed, ["display_name"], made.etag)
+    run = await schedules.trigger(OPERATOR, made.schedule_id, "req-1")
+    stored = await schedules.get(READER.principal, made.schedule_id)
+    assert stored.display_name == "new"  # the user's change kept
+    assert stored.current_task_id == run.task_id == "t1"  # and the trigger's
+
+
+async def test_a_trigger_does_not_undo_the_firing_loops_write() -> None:
+    engine = MeanwhileEngine()
+    schedules, clock = service_with(engine)
+    made = await schedules.create(OPERATOR, draft(overlap=Overlap.CANCEL_PREVIOUS))
+    assert made.next_due is not None
+    clock.current = made.next_due + timedelta(seconds=1)  # the loop fires it meanwhile
+    engine.meanwhile = schedules.firing.tick
+    await schedules.trigger(OPERATOR, made.schedule_id, "req-1")
+    stored = await schedules.get(READER.principal, made.schedule_id)
+    assert stored.next_due == made.next_due + timedelta(days=1)  # not put back
+    assert stored.current_task_id == "t2"  # the trigger's task, the newest
+    assert len(engine.tasks) == 2
+
+
+async def test_a_triggered_run_queued_behind_a_task_starts_at_the_next_tick_after_it() -> None:
+    schedules, engine, clock = service()
+    made = await schedules.create(OPERATOR, draft(overlap=Overlap.QUEUE_ONE))
+    first = await schedules.trigger(OPERATOR, made.schedule_id, "a")
+    clock.advance(1)
+    queued = await schedules.trigger(OPERATOR, made.schedule_id, "b")
+    assert queued.state is RunState.QUEUED
+    engine.tasks[first.task_id].status = TaskStatus.COMPLETED
+    clock.advance(1)  # hours before the next regular due time
+    assert await schedules.firing.tick() == 1
+    started = await schedules.store.get_run(made.schedule_id, queued.due_at)
+    assert started is not None
+    assert started.state is RunState.STARTED
+    assert started.task_id == "t2"
+
+
+@pytest.mark.parametrize("state", [ScheduleState.PAUSED, ScheduleState.ENDED])
+async def test_a_schedule_that_is_not_active_is_not_triggered(state: ScheduleState) -> None:
+    schedules, engine, _ = service()
+    made = await schedules.create(OPERATOR, draft())
+    await schedules.store.replace(replace(made, state=state, etag="e2"), made.etag)
+    with pytest.raises(ScheduleNotActiveError) as caught:
+        await schedules.trigger(OPERATOR, made.schedule_id, "a")
+    assert caught.value.state == state.value
+    assert state.value in caught.value.message
+    assert engine.tasks == {}
+    assert await schedules.store.runs("acme", made.schedule_id, 10) == []

@@ -36,7 +36,9 @@ type ScheduleServiceClient interface {
 	ResumeSchedule(ctx context.Context, in *ResumeScheduleRequest, opts ...grpc.CallOption) (*Schedule, error)
 	DeleteSchedule(ctx context.Context, in *DeleteScheduleRequest, opts ...grpc.CallOption) (*DeleteScheduleResponse, error)
 	// Runs the schedule now, outside its times, under its overlap policy; a
-	// retry with the same `request_id` returns the same run.
+	// retry with the same `request_id` returns the same run (and starts it if
+	// the first attempt could not). FAILED_PRECONDITION (`SCHEDULE_NOT_ACTIVE`)
+	// on a paused or ended schedule.
 	TriggerSchedule(ctx context.Context, in *TriggerScheduleRequest, opts ...grpc.CallOption) (*ScheduleRun, error)
 	// A schedule's runs, newest first, with their tasks and outcomes.
 	ListScheduleRuns(ctx context.Context, in *ListScheduleRunsRequest, opts ...grpc.CallOption) (*ListScheduleRunsResponse, error)
@@ -154,7 +156,9 @@ type ScheduleServiceServer interface {
 	ResumeSchedule(context.Context, *ResumeScheduleRequest) (*Schedule, error)
 	DeleteSchedule(context.Context, *DeleteScheduleRequest) (*DeleteScheduleResponse, error)
 	// Runs the schedule now, outside its times, under its overlap policy; a
-	// retry with the same `request_id` returns the same run.
+	// retry with the same `request_id` returns the same run (and starts it if
+	// the first attempt could not). FAILED_PRECONDITION (`SCHEDULE_NOT_ACTIVE`)
+	// on a paused or ended schedule.
 	TriggerSchedule(context.Context, *TriggerScheduleRequest) (*ScheduleRun, error)
 	// A schedule's runs, newest first, with their tasks and outcomes.
 	ListScheduleRuns(context.Context, *ListScheduleRunsRequest) (*ListScheduleRunsResponse, error)

@@ -544,6 +544,15 @@ public enum ErrorReason
    * <code>ERROR_REASON_ARTIFACT_TOO_LARGE = 74;</code>
    */
   ERROR_REASON_ARTIFACT_TOO_LARGE(74),
+  /**
+   * <pre>
+   * TriggerSchedule on a schedule that is paused or has ended; `metadata`
+   * names it and its state. Resume it first (FAILED_PRECONDITION).
+   * </pre>
+   *
+   * <code>ERROR_REASON_SCHEDULE_NOT_ACTIVE = 75;</code>
+   */
+  ERROR_REASON_SCHEDULE_NOT_ACTIVE(75),
   UNRECOGNIZED(-1),
   ;
 
@@ -1074,6 +1083,15 @@ public enum ErrorReason
    * <code>ERROR_REASON_ARTIFACT_TOO_LARGE = 74;</code>
    */
   public static final int ERROR_REASON_ARTIFACT_TOO_LARGE_VALUE = 74;
+  /**
+   * <pre>
+   * TriggerSchedule on a schedule that is paused or has ended; `metadata`
+   * names it and its state. Resume it first (FAILED_PRECONDITION).
+   * </pre>
+   *
+   * <code>ERROR_REASON_SCHEDULE_NOT_ACTIVE = 75;</code>
+   */
+  public static final int ERROR_REASON_SCHEDULE_NOT_ACTIVE_VALUE = 75;
 
 
   public final int getNumber() {
@@ -1158,6 +1176,7 @@ public enum ErrorReason
       case 72: return ERROR_REASON_ETAG_MISMATCH;
       case 73: return ERROR_REASON_INPUT_PART_UNAVAILABLE;
       case 74: return ERROR_REASON_ARTIFACT_TOO_LARGE;
+      case 75: return ERROR_REASON_SCHEDULE_NOT_ACTIVE;
       default: return null;
     }
   }

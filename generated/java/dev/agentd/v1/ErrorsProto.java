@@ -23,7 +23,7 @@ public final class ErrorsProto {
       descriptor;
   static {
     java.lang.String[] descriptorData = {
-      "\n\026agentd/v1/errors.proto\022\tagentd.v1*\242\020\n\013" +
+      "\n\026agentd/v1/errors.proto\022\tagentd.v1*\310\020\n\013" +
       "ErrorReason\022\034\n\030ERROR_REASON_UNSPECIFIED\020" +
       "\000\022!\n\035ERROR_REASON_INVALID_ARGUMENT\020\001\022\"\n\036" +
       "ERROR_REASON_REQUEST_TOO_LARGE\020\002\022\037\n\033ERRO" +
@@ -76,8 +76,9 @@ public final class ErrorsProto {
       "OT_FOUND\020G\022\036\n\032ERROR_REASON_ETAG_MISMATCH" +
       "\020H\022\'\n#ERROR_REASON_INPUT_PART_UNAVAILABL" +
       "E\020I\022#\n\037ERROR_REASON_ARTIFACT_TOO_LARGE\020J" +
-      "BA\n\rdev.agentd.v1B\013ErrorsProtoP\001Z!agentd" +
-      ".dev/gen/agentd/v1;agentdv1b\006proto3"
+      "\022$\n ERROR_REASON_SCHEDULE_NOT_ACTIVE\020KBA" +
+      "\n\rdev.agentd.v1B\013ErrorsProtoP\001Z!agentd.d" +
+      "ev/gen/agentd/v1;agentdv1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,

@@ -437,7 +437,9 @@ public final class ScheduleServiceGrpc {
     /**
      * <pre>
      * Runs the schedule now, outside its times, under its overlap policy; a
-     * retry with the same `request_id` returns the same run.
+     * retry with the same `request_id` returns the same run (and starts it if
+     * the first attempt could not). FAILED_PRECONDITION (`SCHEDULE_NOT_ACTIVE`)
+     * on a paused or ended schedule.
      * </pre>
      */
     public void triggerSchedule(dev.agentd.v1.TriggerScheduleRequest request,
@@ -630,7 +632,9 @@ public final class ScheduleServiceGrpc {
     /**
      * <pre>
      * Runs the schedule now, outside its times, under its overlap policy; a
-     * retry with the same `request_id` returns the same run.
+     * retry with the same `request_id` returns the same run (and starts it if
+     * the first attempt could not). FAILED_PRECONDITION (`SCHEDULE_NOT_ACTIVE`)
+     * on a paused or ended schedule.
      * </pre>
      */
     public void triggerSchedule(dev.agentd.v1.TriggerScheduleRequest request,
@@ -750,7 +754,9 @@ public final class ScheduleServiceGrpc {
     /**
      * <pre>
      * Runs the schedule now, outside its times, under its overlap policy; a
-     * retry with the same `request_id` returns the same run.
+     * retry with the same `request_id` returns the same run (and starts it if
+     * the first attempt could not). FAILED_PRECONDITION (`SCHEDULE_NOT_ACTIVE`)
+     * on a paused or ended schedule.
      * </pre>
      */
     public dev.agentd.v1.ScheduleRun triggerSchedule(dev.agentd.v1.TriggerScheduleRequest request) {
@@ -875,7 +881,9 @@ public final class ScheduleServiceGrpc {
     /**
      * <pre>
      * Runs the schedule now, outside its times, under its overlap policy; a
-     * retry with the same `request_id` returns the same run.
+     * retry with the same `request_id` returns the same run (and starts it if
+     * the first attempt could not). FAILED_PRECONDITION (`SCHEDULE_NOT_ACTIVE`)
+     * on a paused or ended schedule.
      * </pre>
      */
     public com.google.common.util.concurrent.ListenableFuture<dev.agentd.v1.ScheduleRun> triggerSchedule(
