@@ -1,4 +1,4 @@
-"""Triggers in SQL (SQLite or PostgreSQL): `stores.triggers.tables`, migrations 0032 and 0033. A
+"""Triggers in SQL (SQLite or PostgreSQL): `stores.triggers.tables`, migration 0032. A
 delivery is kept by an insert that does nothing on a conflict of `(trigger_id,
 webhook_id)`, so of two replicas keeping the same delivery at once, one counts it and
 both answer the task id kept first."""

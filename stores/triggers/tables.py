@@ -1,4 +1,4 @@
-"""The tables of inbound triggers (migrations 0032, 0033), on the schema's one `metadata`
+"""The tables of inbound triggers (migration 0032), on the schema's one `metadata`
 (`stores.sql.schema` imports this module, so they are part of it wherever it is read)."""
 
 from __future__ import annotations

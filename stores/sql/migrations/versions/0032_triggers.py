@@ -35,6 +35,7 @@ def upgrade() -> None:
         sa.Column("context", sa.Text(), nullable=False),
         sa.Column("token_budget", sa.Integer(), nullable=False),
         sa.Column("timeout_seconds", sa.Float(), nullable=False),
+        sa.Column("spend_limit", sa.BigInteger(), nullable=False, server_default="0"),
         sa.Column("labels", sa.Text(), nullable=False),
         sa.Column("secret", sa.Text(), nullable=False),
         sa.Column("previous_secret", sa.Text(), nullable=False),
