@@ -19,7 +19,10 @@ class ScheduleSettings(Section):
     schedule_min_interval_seconds: float = Field(
         60.0,
         gt=0,
-        description="the shortest interval an interval schedule may have",
+        description=(
+            "the shortest interval a schedule may have: an interval schedule's, and the "
+            "smallest gap between a cron expression's due times"
+        ),
     )
     schedule_max_refusals: int = Field(
         3,
