@@ -58,9 +58,9 @@ from clients import (
     usage_cli,
     webhooks_cli,
 )
+from clients.automation import schedules as schedules_cli
 from clients.automation import triggers as triggers_cli
 from clients.output import as_json, error_line, nothing, table
-from clients.scheduled import schedules_cli
 
 ENVIRONMENT = (*ADDRESS_VARIABLES, API_KEY_VARIABLE)
 """Every variable the client commands read (the server's are its settings)."""

@@ -15,7 +15,6 @@ import asyncio
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from agent.knowledge.documents import decode, parse
 from core.errors import InvalidArgumentError
 from core.files import IMAGE_FORMATS, is_text
 from records.messages import Message
@@ -56,6 +55,10 @@ async def _part(run: TaskRun, part: InputPart, limit: int) -> MessagePart:
     found = await run.artifacts.read(part.name, INPUT_VERSION) if run.artifacts else None
     if found is None:
         return TextPart(_note(part, "its artifact cannot be read"))
+    # Knowledge's reader on first use: importing it at start-up would bring the vector
+    # libraries in with it (a server without input documents never needs them).
+    from agent.knowledge.documents import decode, parse
+
     try:
         if media_type == "application/pdf":  # CPU-bound: off the event loop
             text = await asyncio.to_thread(parse, found.content, media_type)

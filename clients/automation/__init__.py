@@ -1,1 +1,2 @@
-"""Commands of what runs on its own time: `agentd triggers` (`triggers`)."""
+"""Commands of what runs on its own time: `agentd schedules` (`schedules`) and `agentd
+triggers` (`triggers`)."""

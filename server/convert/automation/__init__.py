@@ -1,2 +1,2 @@
-"""Conversion of what runs on its own time (inbound triggers) between protobuf and
-records."""
+"""Conversion of what runs on its own time (schedules, inbound triggers) between protobuf
+and records."""

@@ -7,7 +7,7 @@ from agentd.v1 import schedules_pb2 as pb
 from agentd.v1 import schedules_pb2_grpc as pb_grpc
 from core.identity import CallContext
 from server.calls import unary
-from server.convert.scheduled import schedules as convert
+from server.convert.automation import schedules as convert
 from server.rpcs.common import required_id
 from server.services.scheduled.service import ScheduleService
 

@@ -1,1 +1,0 @@
-"""The command line of work that starts on its own: `agentd schedules`."""

@@ -1,1 +1,0 @@
-"""Work that starts on its own: schedules' messages <-> records."""
