@@ -45,6 +45,16 @@ schedule's lease lets another replica (or this one, later) start it."""
 WALK_MARGIN = 60.0
 """Seconds before the catch-up window (or the on-time slack) where the walk over missed
 due times starts (`due_through`)."""
+BOOKKEEPING = (
+    "next_due",
+    "queued_due",
+    "last_run",
+    "current_task_id",
+    "refusals",
+    "state",
+    "pause_reason",
+)
+"""What firing a schedule may change of it (a tick's, a trigger's run)."""
 
 
 class Starter(Protocol):
@@ -256,6 +266,12 @@ class Firing:
         except TaskNotFoundError:
             return False
         return not task.status.terminal
+
+
+def bookkept(before: Schedule, after: Schedule, current: Schedule) -> Schedule:
+    """`current` with the bookkeeping fields firing changed from `before` to `after`."""
+    changed = {f: getattr(after, f) for f in BOOKKEEPING if getattr(after, f) != getattr(before, f)}
+    return replace(current, **changed)
 
 
 def woken(schedule: Schedule, now: datetime, poll: float) -> Schedule:

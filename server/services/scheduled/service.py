@@ -33,7 +33,7 @@ from records.schedules.model import (
 from records.schedules.timing import Clock, next_due
 from records.tasks import TaskStatus
 from server.services.scheduled.checks import check
-from server.services.scheduled.firing import Firing, woken
+from server.services.scheduled.firing import Firing, bookkept, woken
 from stores.schedules.base import ScheduleExistsError, ScheduleStore
 
 FindAgent = Callable[[str, str], Awaitable[object]]
@@ -48,16 +48,6 @@ FIELDS = {
     "labels": "labels",
 }
 """What UpdateSchedule's mask may name, and the record's attribute of each."""
-BOOKKEEPING = (
-    "next_due",
-    "queued_due",
-    "last_run",
-    "current_task_id",
-    "refusals",
-    "state",
-    "pause_reason",
-)
-"""What starting a run may change of a schedule (`Firing.due_time`)."""
 WRITE_TRIES = 5
 """Compare-and-set attempts of one change before it gives up (EtagMismatchError)."""
 Change = Callable[[Schedule], Awaitable[Schedule]]
@@ -83,12 +73,6 @@ def scheduled(schedule: Schedule, now: datetime) -> Schedule:
     if due is None and state is ScheduleState.ACTIVE:
         state = ScheduleState.ENDED
     return replace(schedule, timing=timing, next_due=due, wake_at=due, state=state)
-
-
-def _bookkept(before: Schedule, after: Schedule, current: Schedule) -> Schedule:
-    """`current` with the bookkeeping fields a run changed from `before` to `after`."""
-    changed = {f: getattr(after, f) for f in BOOKKEEPING if getattr(after, f) != getattr(before, f)}
-    return replace(current, **changed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +118,7 @@ class ScheduleService:
             principal=principal,
             state=ScheduleState.ACTIVE,
             etag=new_etag(),
+            revision=new_etag(),
             created_at=now,
             updated_at=now,
         )
@@ -155,19 +140,22 @@ class ScheduleService:
         return await self.store.of_tenant(principal.tenant)
 
     async def _change(
-        self, principal: Principal, schedule_id: str, etag: str, change: Change
+        self, principal: Principal, schedule_id: str, etag: str, change: Change, user: bool = True
     ) -> Schedule:
         """`change` applied to the schedule as stored now, written with a compare and set
-        on its etag; read and applied again when another write came between (another
+        on its revision; read and applied again when another write came between (another
         caller's, the firing loop's), up to WRITE_TRIES times. A given `etag` must be the
-        stored one (EtagMismatchError otherwise)."""
+        stored one (EtagMismatchError otherwise): the firing loop's bookkeeping leaves
+        the etag as it is, so only another user's change makes it stale. A user's change
+        takes a new etag; bookkeeping (`user=False`, a trigger's) does not."""
         for _ in range(WRITE_TRIES):
             stored = await self.get(principal, schedule_id)
             if etag and etag != stored.etag:
                 raise EtagMismatchError(f"schedule {schedule_id}", stored.etag)
-            changed = await change(stored)
-            changed = replace(changed, etag=new_etag(), updated_at=self.clock.now())
-            if await self.store.replace(changed, stored.etag):
+            changed = replace(await change(stored), revision=new_etag())
+            if user:
+                changed = replace(changed, etag=new_etag(), updated_at=self.clock.now())
+            if await self.store.replace(changed, stored.revision):
                 return changed
         current = await self.get(principal, schedule_id)
         raise EtagMismatchError(f"schedule {schedule_id}", current.etag)
@@ -251,10 +239,10 @@ class ScheduleService:
             tick = self.firing.settings.tick_seconds
 
             async def change(current: Schedule) -> Schedule:  # a queued run: woken next tick
-                return woken(_bookkept(schedule, fired, current), now, tick)
+                return woken(bookkept(schedule, fired, current), now, tick)
 
             with contextlib.suppress(ScheduleNotFoundError):  # deleted meanwhile
-                await self._change(call.principal, schedule_id, "", change)
+                await self._change(call.principal, schedule_id, "", change, user=False)
         found = await self.store.get_run(schedule_id, run.due_at)
         assert found is not None
         return found

@@ -1,0 +1,70 @@
+"""Writes that land while the firing loop or a trigger works on a schedule: what the
+tick decided survives a user's change made meanwhile (a queued run still starts, the
+running task is still the one a new due time overlaps with); the loop's bookkeeping does
+not make a user's etag stale; a trigger does not replace a run the loop queued; a
+trigger's run left pending past the engine key's lifetime is not started."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
+
+from core.identity import CallContext
+from records.requests import TaskRequest
+from records.schedules.model import Overlap, Timing, TimingKind
+from records.tasks import Task
+from server.services.scheduled.service import ScheduleService
+from tests.unit.server.test_schedule_firing import FakeEngine
+from tests.unit.server.test_schedule_service import OPERATOR, READER, draft, service_with
+
+Meanwhile = Callable[[], Awaitable[object]]
+MINUTE = Timing(TimingKind.INTERVAL, interval_seconds=60)
+
+
+@dataclass
+class Meddling(FakeEngine):
+    """Runs `on_start` (`on_find`) once, inside the next start (find): a write that lands
+    while the loop or a trigger waits on the engine."""
+
+    on_start: Meanwhile | None = None
+    on_find: Meanwhile | None = None
+
+    async def start(self, request: TaskRequest, call: CallContext) -> Task:
+        meanwhile, self.on_start = self.on_start, None
+        if meanwhile is not None:
+            await meanwhile()
+        return await super().start(request, call)
+
+    async def find(self, tenant: str, task_id: str) -> Task:
+        meanwhile, self.on_find = self.on_find, None
+        if meanwhile is not None:
+            await meanwhile()
+        return await super().find(tenant, task_id)
+
+
+def rename(schedules: ScheduleService, schedule_id: str, name: str) -> Meanwhile:
+    async def renamed() -> object:
+        stored = await schedules.get(READER.principal, schedule_id)
+        named = replace(stored, display_name=name)
+        return await schedules.update(OPERATOR, named, ["display_name"], stored.etag)
+
+    return renamed
+
+
+async def test_the_loops_bookkeeping_leaves_the_users_etag_as_it_is() -> None:
+    engine = Meddling()
+    schedules, clock = service_with(engine)
+    made = await schedules.create(OPERATOR, draft(timing=MINUTE, overlap=Overlap.QUEUE_ONE))
+    assert made.next_due is not None
+    clock.current = made.next_due
+    await schedules.firing.tick()
+    clock.advance(60)
+    await schedules.firing.tick()  # queued behind t1: looked at every tick
+    etag = (await schedules.get(READER.principal, made.schedule_id)).etag
+    for _ in range(5):
+        clock.advance(1)
+        assert await schedules.firing.tick() == 1
+    renamed = replace(made, display_name="renamed")
+    changed = await schedules.update(OPERATOR, renamed, ["display_name"], etag)
+    assert changed.display_name == "renamed"
+    await schedules.pause(OPERATOR, made.schedule_id, changed.etag)
