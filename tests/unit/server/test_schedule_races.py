@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
+from datetime import timedelta
 
 from core.identity import CallContext
 from records.requests import TaskRequest
-from records.schedules.model import Overlap, Timing, TimingKind
+from records.schedules.model import Overlap, RunState, Timing, TimingKind
 from records.tasks import Task
 from server.services.scheduled.service import ScheduleService
 from tests.unit.server.test_schedule_firing import FakeEngine
@@ -49,6 +50,45 @@ def rename(schedules: ScheduleService, schedule_id: str, name: str) -> Meanwhile
         return await schedules.update(OPERATOR, named, ["display_name"], stored.etag)
 
     return renamed
+
+
+async def test_a_run_queued_while_a_user_renames_still_starts() -> None:
+    engine = Meddling()
+    schedules, clock = service_with(engine)
+    made = await schedules.create(OPERATOR, draft(timing=MINUTE, overlap=Overlap.QUEUE_ONE))
+    assert made.next_due is not None
+    clock.current = made.next_due
+    await schedules.firing.tick()  # t1 starts
+    clock.advance(60)
+    engine.on_find = rename(schedules, made.schedule_id, "renamed")
+    await schedules.firing.tick()  # the next due time queued behind t1, renamed meanwhile
+    stored = await schedules.get(READER.principal, made.schedule_id)
+    assert stored.display_name == "renamed"
+    assert stored.queued_due == clock.current
+    engine.finish_all()
+    clock.advance(1)
+    await schedules.firing.tick()
+    run = await schedules.store.get_run(made.schedule_id, made.next_due + timedelta(minutes=1))
+    assert run is not None
+    assert (run.state, run.task_id) == (RunState.STARTED, "t2")
+
+
+async def test_a_task_started_while_a_user_renames_is_the_one_the_next_due_time_skips() -> None:
+    engine = Meddling()
+    schedules, clock = service_with(engine)
+    made = await schedules.create(OPERATOR, draft(timing=MINUTE, overlap=Overlap.SKIP))
+    assert made.next_due is not None
+    clock.current = made.next_due
+    engine.on_start = rename(schedules, made.schedule_id, "renamed")
+    await schedules.firing.tick()  # t1 starts, renamed meanwhile
+    stored = await schedules.get(READER.principal, made.schedule_id)
+    assert (stored.display_name, stored.current_task_id) == ("renamed", "t1")
+    clock.advance(60)
+    await schedules.firing.tick()
+    assert len(engine.tasks) == 1
+    run = await schedules.store.get_run(made.schedule_id, clock.current)
+    assert run is not None
+    assert run.state is RunState.SKIPPED
 
 
 async def test_the_loops_bookkeeping_leaves_the_users_etag_as_it_is() -> None:
