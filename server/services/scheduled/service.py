@@ -234,18 +234,38 @@ class ScheduleService:
             return run
         now = self.clock.now()
         fired = await self.firing.due_time(schedule, run.due_at, now)  # its overlap policy
-        if fired != schedule:  # its current task, a queued run: onto the schedule as it
-            # is now (a user's change or the firing loop's write may have come between)
-            tick = self.firing.settings.tick_seconds
-
-            async def change(current: Schedule) -> Schedule:  # a queued run: woken next tick
-                return woken(bookkept(schedule, fired, current), now, tick)
-
-            with contextlib.suppress(ScheduleNotFoundError):  # deleted meanwhile
-                await self._change(call.principal, schedule_id, "", change, user=False)
+        if fired != schedule:
+            await self._book(call.principal, schedule, fired, run.due_at)
         found = await self.store.get_run(schedule_id, run.due_at)
         assert found is not None
         return found
+
+    async def _book(
+        self, principal: Principal, read: Schedule, fired: Schedule, due: datetime
+    ) -> None:
+        """What a trigger's run changed (`read` to `fired`: its task, its queued run)
+        onto the schedule as it is now: a user's change or the firing loop's write may
+        have come between. A run the trigger queued gives way to one queued meanwhile
+        (the loop's): that one keeps its place and the trigger's is SKIPPED."""
+        now, tick = self.clock.now(), self.firing.settings.tick_seconds
+        queued_meanwhile: datetime | None = None
+
+        async def change(current: Schedule) -> Schedule:
+            nonlocal queued_meanwhile
+            booked = bookkept(read, fired, current)
+            queued_meanwhile = None
+            if fired.queued_due == due and current.queued_due not in (None, due):
+                queued_meanwhile = current.queued_due
+                booked = replace(booked, queued_due=current.queued_due)
+            return woken(booked, now, tick)  # a queued run: looked at next tick
+
+        with contextlib.suppress(ScheduleNotFoundError):  # deleted meanwhile
+            await self._change(principal, read.schedule_id, "", change, user=False)
+        if queued_meanwhile is not None:
+            run = await self.store.get_run(read.schedule_id, due)
+            if run is not None and run.state is RunState.QUEUED:
+                why = f"the run due {queued_meanwhile.isoformat()} is queued already"
+                await self.store.update_run(replace(run, state=RunState.SKIPPED, reason=why))
 
     async def _trigger_run(self, schedule: Schedule, request_id: str) -> ScheduleRun:
         """The run of this trigger: the one an earlier attempt with `request_id` recorded,

@@ -108,3 +108,26 @@ async def test_the_loops_bookkeeping_leaves_the_users_etag_as_it_is() -> None:
     changed = await schedules.update(OPERATOR, renamed, ["display_name"], etag)
     assert changed.display_name == "renamed"
     await schedules.pause(OPERATOR, made.schedule_id, changed.etag)
+
+
+async def test_a_trigger_does_not_replace_a_run_the_loop_queued_meanwhile() -> None:
+    engine = Meddling()
+    schedules, clock = service_with(engine)
+    made = await schedules.create(OPERATOR, draft(timing=MINUTE, overlap=Overlap.QUEUE_ONE))
+    assert made.next_due is not None
+    clock.current = made.next_due
+    await schedules.firing.tick()  # t1 starts
+    due = made.next_due + timedelta(minutes=1)
+    clock.current = due + timedelta(seconds=0.2)
+    engine.on_find = schedules.firing.tick  # the loop queues `due` behind t1 meanwhile
+    triggered = await schedules.trigger(OPERATOR, made.schedule_id, "req-1")
+    assert triggered.state is RunState.SKIPPED
+    assert "queued" in triggered.reason
+    stored = await schedules.get(READER.principal, made.schedule_id)
+    assert stored.queued_due == due
+    engine.finish_all()
+    clock.advance(1)
+    await schedules.firing.tick()
+    run = await schedules.store.get_run(made.schedule_id, due)
+    assert run is not None
+    assert (run.state, run.task_id) == (RunState.STARTED, "t2")
