@@ -91,6 +91,12 @@ class ScheduleService:
     roles: RoleTable
     clock: Clock
     min_interval_seconds: float = 60.0
+    pending_trigger_seconds: float = 3600.0
+    """How long after TriggerSchedule recorded its run a retry may still start it (its
+    first start failed on its replica); later, the run is FAILED with the reason. The
+    wiring sets the task timeout: below the engine's idempotency key's lifetime (the
+    task timeout plus retention), so a retry never outlives the key that makes it start
+    the same task, and a run asked for now does not start hours late."""
 
     def _manage(self, principal: Principal) -> None:
         self.roles.require(principal.roles, Action.MANAGE_SCHEDULES)
@@ -224,7 +230,7 @@ class ScheduleService:
         A retry that finds its run still PENDING (the first attempt's start failed on its
         replica: shutting down, out of capacity, a store down) starts it: its task's
         idempotency key is the schedule's and the run's due time (`start_key`), so retries
-        that race start one task."""
+        that race start one task; a retry later than `pending_trigger_seconds` FAILs it instead."""
         self._manage(call.principal)
         schedule = await self.get(call.principal, schedule_id)
         if schedule.state is not ScheduleState.ACTIVE:
@@ -233,6 +239,17 @@ class ScheduleService:
         if run.state is not RunState.PENDING:
             return run
         now = self.clock.now()
+        if run.created_at is not None:
+            age = (now - run.created_at).total_seconds()
+            if age > self.pending_trigger_seconds:
+                why = (
+                    f"its start was retried {age:.0f}s after it was triggered, later than "
+                    f"{self.pending_trigger_seconds:.0f}s: not started (it may have started "
+                    "a task already, one a start this late would not find)"
+                )
+                failed = replace(run, state=RunState.FAILED, reason=why)
+                await self.store.update_run(failed)
+                return failed
         fired = await self.firing.due_time(schedule, run.due_at, now)  # its overlap policy
         if fired != schedule:
             await self._book(call.principal, schedule, fired, run.due_at)

@@ -12,7 +12,7 @@ from datetime import timedelta
 
 from core.identity import CallContext
 from records.requests import TaskRequest
-from records.schedules.model import Overlap, RunState, Timing, TimingKind
+from records.schedules.model import Overlap, RunState, ScheduleRun, Timing, TimingKind
 from records.tasks import Task
 from server.services.scheduled.service import ScheduleService
 from tests.unit.server.test_schedule_firing import FakeEngine
@@ -131,3 +131,18 @@ async def test_a_trigger_does_not_replace_a_run_the_loop_queued_meanwhile() -> N
     run = await schedules.store.get_run(made.schedule_id, due)
     assert run is not None
     assert (run.state, run.task_id) == (RunState.STARTED, "t2")
+
+
+async def test_a_trigger_retried_after_its_run_went_stale_fails_it_instead_of_starting() -> None:
+    engine = Meddling()
+    schedules, clock = service_with(engine)
+    made = await schedules.create(OPERATOR, draft(timing=MINUTE))
+    first = ScheduleRun(
+        made.schedule_id, "acme", clock.current, RunState.PENDING, request_id="req-1"
+    )
+    await schedules.store.add_run(replace(first, created_at=clock.current))  # start failed
+    clock.advance(2 * 24 * 3600)  # retried two days on
+    retried = await schedules.trigger(OPERATOR, made.schedule_id, "req-1")
+    assert retried.state is RunState.FAILED
+    assert "retried" in retried.reason
+    assert engine.tasks == {}
