@@ -20,8 +20,7 @@ from records.conversations.model import BusyPolicy
 
 
 def new_etag() -> str:
-    """A fresh etag: every write of a schedule (a user's change, the firing loop's) takes
-    one, so a write based on an older read is refused."""
+    """A fresh etag or revision (`Schedule.etag`, `Schedule.revision`)."""
     return secrets.token_hex(8)
 
 
@@ -140,6 +139,11 @@ class Schedule:
     state: ScheduleState = ScheduleState.ACTIVE
     pause_reason: str = ""
     etag: str = ""
+    """The user's version: changes only when a user's field does (an update, a pause, a
+    resume); what UpdateSchedule, PauseSchedule and DeleteSchedule compare with."""
+    revision: str = ""
+    """Changes on every write (the firing loop's and a trigger's bookkeeping too): what
+    each write compares and sets on, so none puts back what another wrote."""
     next_due: datetime | None = None
     """The next due time not yet handled; None once none is left."""
     wake_at: datetime | None = None

@@ -52,6 +52,7 @@ class Schedules:
             role_table(settings),
             clock,
             min_interval_seconds=settings.schedule_min_interval_seconds,
+            pending_trigger_seconds=settings.task_timeout_seconds,
         )
         return cls(service, firing)
 

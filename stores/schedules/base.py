@@ -31,9 +31,10 @@ class ScheduleStore(Protocol):
         """The tenant's schedules, oldest first."""
         ...
 
-    async def replace(self, schedule: Schedule, etag: str) -> bool:
-        """Store `schedule` in place of the one whose etag is `etag`; False when the
-        stored one's etag is another (it changed since it was read) or it is gone."""
+    async def replace(self, schedule: Schedule, revision: str) -> bool:
+        """Store `schedule` (with the revision it carries) in place of the one whose
+        revision is `revision`; False when the stored one's revision is another (any
+        write came since it was read) or it is gone."""
         ...
 
     async def delete(self, tenant: str, schedule_id: str) -> bool:
@@ -48,10 +49,12 @@ class ScheduleStore(Protocol):
         ...
 
     async def save_claimed(self, schedule: Schedule, replica: str) -> bool:
-        """Write a schedule `replica` holds, with a new etag, and release its lease; False
-        (nothing written) when the lease was lost or the schedule changed meanwhile (its
-        etag). The new etag makes a write based on a read from before it (a user's
-        change, a trigger's) fail its compare and set instead of putting old values back."""
+        """Write a schedule `replica` holds, with a new revision (its etag, the user's
+        version, is left as it is), and release its lease; False (nothing written, the
+        lease released) when the lease was lost or the schedule changed meanwhile (its
+        revision): the caller then applies its bookkeeping onto the schedule as stored
+        (`replace`). The new revision makes a write based on a read from before it fail
+        its compare and set instead of putting old values back."""
         ...
 
     async def add_run(self, run: ScheduleRun) -> bool:

@@ -27,9 +27,9 @@ class MemoryScheduleStore:
     async def of_tenant(self, tenant: str) -> list[Schedule]:
         return [s for s in self._schedules.values() if s.tenant == tenant]
 
-    async def replace(self, schedule: Schedule, etag: str) -> bool:
+    async def replace(self, schedule: Schedule, revision: str) -> bool:
         stored = self._schedules.get(schedule.schedule_id)
-        if stored is None or stored.tenant != schedule.tenant or stored.etag != etag:
+        if stored is None or stored.tenant != schedule.tenant or stored.revision != revision:
             return False
         self._schedules[schedule.schedule_id] = schedule
         return True
@@ -64,9 +64,9 @@ class MemoryScheduleStore:
         if lease is None or lease[0] != replica or stored is None:
             return False
         del self._leases[schedule.schedule_id]
-        if stored.etag != schedule.etag:
+        if stored.revision != schedule.revision:
             return False
-        self._schedules[schedule.schedule_id] = replace(schedule, etag=new_etag())
+        self._schedules[schedule.schedule_id] = replace(schedule, revision=new_etag())
         return True
 
     async def add_run(self, run: ScheduleRun) -> bool:

@@ -40,6 +40,7 @@ def _columns(schedule: Schedule) -> dict[str, Any]:
         "state": schedule.state.value,
         "wake_at": schedule.wake_at,
         "etag": schedule.etag,
+        "revision": schedule.revision,
         "data": json.dumps(schedule_to_json(schedule)),
     }
 
@@ -102,13 +103,13 @@ class SqlScheduleStore:
         async with self._engine.connect() as connection:
             return [_schedule(row) for row in await connection.execute(query)]
 
-    async def replace(self, schedule: Schedule, etag: str) -> bool:
+    async def replace(self, schedule: Schedule, revision: str) -> bool:
         statement = (
             update(schedules)
             .where(
                 _S.schedule_id == schedule.schedule_id,
                 _S.tenant == schedule.tenant,
-                _S.etag == etag,
+                _S.revision == revision,
             )
             .values(**_columns(schedule))
         )
@@ -147,7 +148,7 @@ class SqlScheduleStore:
             rows = list(await connection.execute(query))
         claimed: list[Schedule] = []
         for row in rows:  # compare and set: another replica may take it in between
-            same = and_(_S.claimed_by == row.claimed_by, free, _S.etag == row.etag)
+            same = and_(_S.claimed_by == row.claimed_by, free, _S.revision == row.revision)
             statement = (
                 update(schedules)
                 .where(_S.schedule_id == row.schedule_id, same)
@@ -158,11 +159,11 @@ class SqlScheduleStore:
         return claimed
 
     async def save_claimed(self, schedule: Schedule, replica: str) -> bool:
-        fresh = replace(schedule, etag=new_etag())  # a write on the etag read before is refused
+        fresh = replace(schedule, revision=new_etag())  # a write on the one read before fails
         held = and_(_S.schedule_id == schedule.schedule_id, _S.claimed_by == replica)
         written = await self._writer.execute(
             update(schedules)
-            .where(held, _S.etag == schedule.etag)
+            .where(held, _S.revision == schedule.revision)
             .values(claimed_by="", claimed_until=None, **_columns(fresh))
         )
         if not written:  # changed meanwhile (an update, a pause): only let go of it

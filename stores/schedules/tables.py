@@ -17,6 +17,7 @@ schedules = Table(
     Column("claimed_by", String(128), nullable=False),
     Column("claimed_until", DateTime(timezone=True), nullable=True),
     Column("etag", String(64), nullable=False),
+    Column("revision", String(64), nullable=False, server_default=""),
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("data", Text, nullable=False),
     Index("ix_schedules_tenant_created", "tenant", "created_at", "schedule_id"),

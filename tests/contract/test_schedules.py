@@ -1,7 +1,7 @@
 """The schedule store contract, in memory, on SQLite and on the machine's PostgreSQL:
-schedules per tenant, an update only on the etag read, a claim that leases a due schedule
-to one replica until the lease ends, and one run per `(schedule, due time)` whichever
-replica records it."""
+schedules per tenant, an update only on the revision read (every write's, the loop's
+too), a claim that leases a due schedule to one replica until the lease ends, and one
+run per `(schedule, due time)` whichever replica records it."""
 
 from __future__ import annotations
 
@@ -58,6 +58,7 @@ def schedule(schedule_id: str = "s1", tenant: str = "acme", wake: datetime = T0)
         task=TaskTemplate(agent="a", goal="g", context={"k": [1]}, labels={"x": "y"}),
         principal=Principal("alice", tenant, ("operator",)),
         etag="e1",
+        revision="r1",
         next_due=wake,
         wake_at=wake,
         created_at=T0,
@@ -76,14 +77,14 @@ async def test_create_get_list_per_tenant(stores: tuple[ScheduleStore, ScheduleS
         await two.create(schedule("s1"))
 
 
-async def test_replace_only_on_the_etag_read(
+async def test_replace_only_on_the_revision_read(
     stores: tuple[ScheduleStore, ScheduleStore],
 ) -> None:
     one, two = stores
     await one.create(schedule())
-    changed = replace(schedule(), display_name="new", etag="e2")
-    assert await two.replace(changed, "e1")
-    assert not await one.replace(replace(changed, etag="e3"), "e1")
+    changed = replace(schedule(), display_name="new", revision="r2")
+    assert await two.replace(changed, "r1")
+    assert not await one.replace(replace(changed, revision="r3"), "r1")
     assert await one.get("acme", "s1") == changed
 
 
@@ -124,8 +125,8 @@ async def test_a_changed_schedule_is_not_overwritten_by_its_claim(
     one, two = stores
     await one.create(schedule())
     [held] = await one.claim(T0, "r1", T0 + 10 * SECOND, 10)
-    paused = replace(held, state=ScheduleState.PAUSED, etag="e2")
-    assert await two.replace(paused, "e1")
+    paused = replace(held, state=ScheduleState.PAUSED, etag="e2", revision="r2")
+    assert await two.replace(paused, "r1")
     assert not await one.save_claimed(replace(held, refusals=1), "r1")
     assert await two.get("acme", "s1") == paused
 
@@ -150,7 +151,7 @@ async def test_one_run_per_due_time(stores: tuple[ScheduleStore, ScheduleStore])
     assert await one.runs("acme", "s1", 10) == []
 
 
-async def test_save_claimed_gives_a_new_etag_so_a_write_on_the_old_one_is_refused(
+async def test_save_claimed_gives_a_new_revision_so_a_write_on_the_old_one_is_refused(
     stores: tuple[ScheduleStore, ScheduleStore],
 ) -> None:
     one, two = stores
@@ -159,8 +160,9 @@ async def test_save_claimed_gives_a_new_etag_so_a_write_on_the_old_one_is_refuse
     assert await two.save_claimed(replace(held, next_due=T0 + 60 * SECOND), "r1")
     saved = await one.get("acme", "s1")
     assert saved is not None
-    assert saved.etag != "e1"
+    assert saved.revision != "r1"
+    assert saved.etag == "e1"  # the user's version: only a user's change makes it stale
     assert saved.next_due == T0 + 60 * SECOND
-    stale = replace(schedule(), display_name="read before the loop wrote", etag="e9")
-    assert not await two.replace(stale, "e1")  # it would put the old next due back
+    stale = replace(schedule(), display_name="read before the loop wrote", revision="r9")
+    assert not await two.replace(stale, "r1")  # it would put the old next due back
     assert await one.get("acme", "s1") == saved

@@ -28,6 +28,7 @@ from records.schedules.model import (
     Schedule,
     ScheduleRun,
     ScheduleState,
+    new_etag,
 )
 from records.schedules.timing import Clock, due_through, next_due, select
 from records.tasks import Task
@@ -45,6 +46,18 @@ schedule's lease lets another replica (or this one, later) start it."""
 WALK_MARGIN = 60.0
 """Seconds before the catch-up window (or the on-time slack) where the walk over missed
 due times starts (`due_through`)."""
+BOOKKEEPING = (
+    "next_due",
+    "queued_due",
+    "last_run",
+    "current_task_id",
+    "refusals",
+    "state",
+    "pause_reason",
+)
+"""What firing a schedule may change of it (a tick's, a trigger's run)."""
+CARRY_TRIES = 5
+"""Compare-and-set attempts of a tick's bookkeeping onto a schedule changed meanwhile."""
 
 
 class Starter(Protocol):
@@ -133,8 +146,26 @@ class Firing:
             except Exception:  # left to its lease: retried once it ends
                 log.exception("firing a schedule failed", schedule_id=schedule.schedule_id)
                 continue
-            await self.store.save_claimed(fired, self.replica)
+            if not await self.store.save_claimed(fired, self.replica):
+                await self._carry(schedule, fired, now)
         return len(claimed)
+
+    async def _carry(self, claimed: Schedule, fired: Schedule, now: datetime) -> None:
+        """What the tick decided (`fired`, from `claimed`) written onto the schedule as
+        stored now (a user's change or a trigger's write came between): dropping it
+        would leave a queued run that never starts, or a running task the next due time
+        does not see. A timing the user changed meanwhile keeps its own next due time."""
+        for _ in range(CARRY_TRIES):
+            current = await self.store.get(claimed.tenant, claimed.schedule_id)
+            if current is None:
+                return  # deleted meanwhile
+            merged = bookkept(claimed, fired, current)
+            if current.timing != claimed.timing:
+                merged = replace(merged, next_due=current.next_due)
+            merged = woken(merged, now, self.settings.tick_seconds)
+            if await self.store.replace(replace(merged, revision=new_etag()), current.revision):
+                return
+        log.warning("a tick's bookkeeping was not written", schedule_id=claimed.schedule_id)
 
     async def fire(self, schedule: Schedule, now: datetime) -> Schedule:
         """The schedule after handling what is due at `now` (not yet written)."""
@@ -256,6 +287,12 @@ class Firing:
         except TaskNotFoundError:
             return False
         return not task.status.terminal
+
+
+def bookkept(before: Schedule, after: Schedule, current: Schedule) -> Schedule:
+    """`current` with the bookkeeping fields firing changed from `before` to `after`."""
+    changed = {f: getattr(after, f) for f in BOOKKEEPING if getattr(after, f) != getattr(before, f)}
+    return replace(current, **changed)
 
 
 def woken(schedule: Schedule, now: datetime, poll: float) -> Schedule:

@@ -33,7 +33,7 @@ from records.schedules.model import (
 from records.schedules.timing import Clock, next_due
 from records.tasks import TaskStatus
 from server.services.scheduled.checks import check
-from server.services.scheduled.firing import Firing, woken
+from server.services.scheduled.firing import Firing, bookkept, woken
 from stores.schedules.base import ScheduleExistsError, ScheduleStore
 
 FindAgent = Callable[[str, str], Awaitable[object]]
@@ -48,16 +48,6 @@ FIELDS = {
     "labels": "labels",
 }
 """What UpdateSchedule's mask may name, and the record's attribute of each."""
-BOOKKEEPING = (
-    "next_due",
-    "queued_due",
-    "last_run",
-    "current_task_id",
-    "refusals",
-    "state",
-    "pause_reason",
-)
-"""What starting a run may change of a schedule (`Firing.due_time`)."""
 WRITE_TRIES = 5
 """Compare-and-set attempts of one change before it gives up (EtagMismatchError)."""
 Change = Callable[[Schedule], Awaitable[Schedule]]
@@ -85,12 +75,6 @@ def scheduled(schedule: Schedule, now: datetime) -> Schedule:
     return replace(schedule, timing=timing, next_due=due, wake_at=due, state=state)
 
 
-def _bookkept(before: Schedule, after: Schedule, current: Schedule) -> Schedule:
-    """`current` with the bookkeeping fields a run changed from `before` to `after`."""
-    changed = {f: getattr(after, f) for f in BOOKKEEPING if getattr(after, f) != getattr(before, f)}
-    return replace(current, **changed)
-
-
 @dataclass(frozen=True, slots=True)
 class RunView:
     """A run with its task's status now (None without a task, or once it is forgotten)."""
@@ -107,6 +91,12 @@ class ScheduleService:
     roles: RoleTable
     clock: Clock
     min_interval_seconds: float = 60.0
+    pending_trigger_seconds: float = 3600.0
+    """How long after TriggerSchedule recorded its run a retry may still start it (its
+    first start failed on its replica); later, the run is FAILED with the reason. The
+    wiring sets the task timeout: below the engine's idempotency key's lifetime (the
+    task timeout plus retention), so a retry never outlives the key that makes it start
+    the same task, and a run asked for now does not start hours late."""
 
     def _manage(self, principal: Principal) -> None:
         self.roles.require(principal.roles, Action.MANAGE_SCHEDULES)
@@ -134,6 +124,7 @@ class ScheduleService:
             principal=principal,
             state=ScheduleState.ACTIVE,
             etag=new_etag(),
+            revision=new_etag(),
             created_at=now,
             updated_at=now,
         )
@@ -155,19 +146,22 @@ class ScheduleService:
         return await self.store.of_tenant(principal.tenant)
 
     async def _change(
-        self, principal: Principal, schedule_id: str, etag: str, change: Change
+        self, principal: Principal, schedule_id: str, etag: str, change: Change, user: bool = True
     ) -> Schedule:
         """`change` applied to the schedule as stored now, written with a compare and set
-        on its etag; read and applied again when another write came between (another
+        on its revision; read and applied again when another write came between (another
         caller's, the firing loop's), up to WRITE_TRIES times. A given `etag` must be the
-        stored one (EtagMismatchError otherwise)."""
+        stored one (EtagMismatchError otherwise): the firing loop's bookkeeping leaves
+        the etag as it is, so only another user's change makes it stale. A user's change
+        takes a new etag; bookkeeping (`user=False`, a trigger's) does not."""
         for _ in range(WRITE_TRIES):
             stored = await self.get(principal, schedule_id)
             if etag and etag != stored.etag:
                 raise EtagMismatchError(f"schedule {schedule_id}", stored.etag)
-            changed = await change(stored)
-            changed = replace(changed, etag=new_etag(), updated_at=self.clock.now())
-            if await self.store.replace(changed, stored.etag):
+            changed = replace(await change(stored), revision=new_etag())
+            if user:
+                changed = replace(changed, etag=new_etag(), updated_at=self.clock.now())
+            if await self.store.replace(changed, stored.revision):
                 return changed
         current = await self.get(principal, schedule_id)
         raise EtagMismatchError(f"schedule {schedule_id}", current.etag)
@@ -236,7 +230,7 @@ class ScheduleService:
         A retry that finds its run still PENDING (the first attempt's start failed on its
         replica: shutting down, out of capacity, a store down) starts it: its task's
         idempotency key is the schedule's and the run's due time (`start_key`), so retries
-        that race start one task."""
+        that race start one task; a retry later than `pending_trigger_seconds` FAILs it instead."""
         self._manage(call.principal)
         schedule = await self.get(call.principal, schedule_id)
         if schedule.state is not ScheduleState.ACTIVE:
@@ -245,19 +239,50 @@ class ScheduleService:
         if run.state is not RunState.PENDING:
             return run
         now = self.clock.now()
+        if run.created_at is not None:
+            age = (now - run.created_at).total_seconds()
+            if age > self.pending_trigger_seconds:
+                why = (
+                    f"its start was retried {age:.0f}s after it was triggered, later than "
+                    f"{self.pending_trigger_seconds:.0f}s: not started (it may have started "
+                    "a task already, one a start this late would not find)"
+                )
+                failed = replace(run, state=RunState.FAILED, reason=why)
+                await self.store.update_run(failed)
+                return failed
         fired = await self.firing.due_time(schedule, run.due_at, now)  # its overlap policy
-        if fired != schedule:  # its current task, a queued run: onto the schedule as it
-            # is now (a user's change or the firing loop's write may have come between)
-            tick = self.firing.settings.tick_seconds
-
-            async def change(current: Schedule) -> Schedule:  # a queued run: woken next tick
-                return woken(_bookkept(schedule, fired, current), now, tick)
-
-            with contextlib.suppress(ScheduleNotFoundError):  # deleted meanwhile
-                await self._change(call.principal, schedule_id, "", change)
+        if fired != schedule:
+            await self._book(call.principal, schedule, fired, run.due_at)
         found = await self.store.get_run(schedule_id, run.due_at)
         assert found is not None
         return found
+
+    async def _book(
+        self, principal: Principal, read: Schedule, fired: Schedule, due: datetime
+    ) -> None:
+        """What a trigger's run changed (`read` to `fired`: its task, its queued run)
+        onto the schedule as it is now: a user's change or the firing loop's write may
+        have come between. A run the trigger queued gives way to one queued meanwhile
+        (the loop's): that one keeps its place and the trigger's is SKIPPED."""
+        now, tick = self.clock.now(), self.firing.settings.tick_seconds
+        queued_meanwhile: datetime | None = None
+
+        async def change(current: Schedule) -> Schedule:
+            nonlocal queued_meanwhile
+            booked = bookkept(read, fired, current)
+            queued_meanwhile = None
+            if fired.queued_due == due and current.queued_due not in (None, due):
+                queued_meanwhile = current.queued_due
+                booked = replace(booked, queued_due=current.queued_due)
+            return woken(booked, now, tick)  # a queued run: looked at next tick
+
+        with contextlib.suppress(ScheduleNotFoundError):  # deleted meanwhile
+            await self._change(principal, read.schedule_id, "", change, user=False)
+        if queued_meanwhile is not None:
+            run = await self.store.get_run(read.schedule_id, due)
+            if run is not None and run.state is RunState.QUEUED:
+                why = f"the run due {queued_meanwhile.isoformat()} is queued already"
+                await self.store.update_run(replace(run, state=RunState.SKIPPED, reason=why))
 
     async def _trigger_run(self, schedule: Schedule, request_id: str) -> ScheduleRun:
         """The run of this trigger: the one an earlier attempt with `request_id` recorded,

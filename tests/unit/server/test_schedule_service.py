@@ -311,7 +311,7 @@ async def test_a_triggered_run_queued_behind_a_task_starts_at_the_next_tick_afte
 async def test_a_schedule_that_is_not_active_is_not_triggered(state: ScheduleState) -> None:
     schedules, engine, _ = service()
     made = await schedules.create(OPERATOR, draft())
-    await schedules.store.replace(replace(made, state=state, etag="e2"), made.etag)
+    await schedules.store.replace(replace(made, state=state, revision="r2"), made.revision)
     with pytest.raises(ScheduleNotActiveError) as caught:
         await schedules.trigger(OPERATOR, made.schedule_id, "a")
     assert caught.value.state == state.value

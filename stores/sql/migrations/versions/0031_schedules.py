@@ -33,6 +33,7 @@ def upgrade() -> None:
         sa.Column("claimed_by", sa.String(length=128), nullable=False),
         sa.Column("claimed_until", sa.DateTime(timezone=True), nullable=True),
         sa.Column("etag", sa.String(length=64), nullable=False),
+        sa.Column("revision", sa.String(length=64), nullable=False, server_default=""),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("data", sa.Text(), nullable=False),
     )
