@@ -8,21 +8,23 @@ and the caller's rate limits took a token for the door's name of the call (429 b
 it otherwise). The call's principal and trace are on the request (`call_of`). After the
 answer (for a stream: once it starts) the guard writes one RPC audit record, method
 `/<door's service>/<the door's name of the call>`, with the code and task id the door
-put on the request (`audited`), else OK or the HTTP status's code. A door calls the
-engine and conversation services, never a store.
+put on the request (`audited`), else OK or the HTTP status's code. A `signed` route
+is the exception: no credentials are asked, and its door takes the rate-limit token
+(`limited`). A door calls the engine and conversation services, never a store.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Protocol, TypeVar
 
 from starlette.requests import Request
 from starlette.routing import BaseRoute
 
-from core.identity import CallContext
+from core.errors import AgentdError
+from core.identity import CallContext, Principal
 
 CALL = "agentd_call"
 """The request state's key of the caller's CallContext (set by the guard)."""
@@ -32,6 +34,11 @@ PUBLIC = "agentd_public"
 """The attribute `public` marks a route with."""
 SIGNED = "agentd_signed"
 """The attribute `signed` marks a route with."""
+LIMIT = "agentd_limit"
+"""The request state's key of a signed call's `Limit` (set by the guard)."""
+
+Limit = Callable[[Principal | None], Awaitable[AgentdError | None]]
+"""Takes a signed call's rate-limit token (`limited`)."""
 
 R = TypeVar("R", bound=BaseRoute)
 
@@ -90,13 +97,25 @@ def is_public(route: BaseRoute) -> bool:
 def signed(route: R) -> R:
     """Mark `route` as one whose requests carry their own credentials (a trigger's
     delivery, signed with the trigger's secret, which the door verifies): the guard asks
-    no API key or JWT for it, but keeps the body limit, takes the rate-limit token (the
-    caller is `sender:<route template>@<client address>`, of a tenant of that name: one
-    address's flood empties only its own buckets, never those of another route, address
-    or tenant, and made-up ids in the path mint no new ones) and writes the audit
-    record."""
+    no API key or JWT for it, but keeps the body limit and writes the audit record. It
+    takes no rate-limit token itself: the door does (`limited`), once it knows whose call
+    it is, since the client address is no sender's identity (behind a load balancer it is
+    the balancer's for everyone). The caller until then is `sender:<route template>@<client
+    address>`, of a tenant of that name."""
     setattr(route, SIGNED, True)
     return route
+
+
+async def limited(request: Request, principal: Principal | None = None) -> AgentdError | None:
+    """For a call of a signed route, exactly once: take its rate-limit token (Execute's
+    for a call that starts a task) from `principal`'s buckets (the trigger's, of its
+    tenant, once it is known and its signature verifies), who the call's context and
+    audit record then name; with None, from the refusals' buckets of the route and the
+    client address (an unknown id, a bad signature: junk is throttled by address, and
+    made-up ids mint no buckets, without touching a real sender's). The refusal (429, or
+    a store out of reach) when a bucket is empty, else None."""
+    limit: Limit = getattr(request.state, LIMIT)
+    return await limit(principal)
 
 
 def is_signed(route: BaseRoute) -> bool:

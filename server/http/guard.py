@@ -9,9 +9,12 @@ verifies the signature), the
 body read within AGENTD_HTTP_MAX_BODY_BYTES (its content-length first, then each chunk
 as it comes: a body over the limit is never read whole), the door names the call, and a
 refused caller (401), an oversized body (413) or an empty rate-limit bucket (429) is
-answered here: the door is never called, so nothing is stored. One RPC audit record is
-written per call, before its answer starts (a stream: when it starts), with the code and
-task id the door gave (`door.audited`), else the HTTP status's code.
+answered here: the door is never called, so nothing is stored. A signed call's token is
+the door's to take (`door.limited`, put on the request as `door.LIMIT`), once it knows
+whose call it is: from the sender's buckets, or from the caller's above for a refusal.
+One RPC audit record is written per call, before its answer starts (a stream: when it
+starts), with the code and task id the door gave (`door.audited`), else the HTTP
+status's code.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from core.faults import as_store_error
 from core.identity import CallContext, Principal
 from server.calls import trace_id_from
 from server.http.checks import GuardChecks, Started
-from server.http.door import CALL, OUTCOME, Door, is_public, is_signed
+from server.http.door import CALL, LIMIT, OUTCOME, Door, Limit, is_public, is_signed
 from server.http.errors import code_name, error_response
 from server.interceptors.auth import PUBLIC, THROTTLED, UNAUTHENTICATED
 from server.status import status_code_for
@@ -177,6 +180,18 @@ class Guard:
         except Exception as error:  # noqa: BLE001 - Redis out of reach: UNAVAILABLE
             return _fault(error, call.trace_id)
 
+    def _limit_of(self, call: _Call, state: dict[str, object]) -> Limit:
+        """A signed call's `door.Limit`: its token taken from the principal the door names
+        (who the call is then), else from the caller's refusals' buckets."""
+
+        async def limit(principal: Principal | None) -> AgentdError | None:
+            if principal is not None:
+                call.principal = principal
+                state[CALL] = CallContext(principal, call.trace_id)
+            return await self._limited(call)
+
+        return limit
+
     async def _guarded(
         self, call: _Call, receive: Receive, send: Send, *, signed: str = ""
     ) -> None:
@@ -201,13 +216,15 @@ class Guard:
         call.method = call.door.method_of(call.request, call.body)
         if refusal is None and body is None:
             refusal = RequestTooLargeError("body", size, self._checks.max_body_bytes)
-        if refusal is None:
+        if refusal is None and not signed:
             refusal = await self._limited(call)
         if refusal is not None:
             await call.refuse(refusal, send)
             return
         state = scope.setdefault("state", {})
         state[CALL] = CallContext(call.principal, call.trace_id)
+        if signed:
+            state[LIMIT] = self._limit_of(call, state)
 
         async def recording(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -223,9 +240,10 @@ class Guard:
 
 
 def _sender_of(route: BaseRoute, scope: Scope) -> str:
-    """The caller of a signed route, `sender:<route template>@<client address>`; empty
-    for any other route. Keyed on the template (`/v1/triggers/{trigger_id}`), not the
-    path, so that one client cannot mint fresh rate-limit buckets with made-up ids."""
+    """The caller of a signed route, `sender:<route template>@<client address>`, whose
+    buckets throttle its refusals; empty for any other route. Keyed on the template
+    (`/v1/triggers/{trigger_id}`), not the path, so that one client cannot mint fresh
+    rate-limit buckets with made-up ids."""
     if not is_signed(route):
         return ""
     template = str(getattr(route, "path", ""))[:128]

@@ -11,7 +11,7 @@ from server.settings.sections.artifacts import ArtifactSettings
 from server.settings.sections.conversations import ConversationSettings
 from server.settings.sections.engine import EngineSettings
 from server.settings.sections.guardrails import GuardrailSettings
-from server.settings.sections.http.address import HttpSettings
+from server.settings.sections.http.address import REPLAY_MARGIN_SECONDS, HttpSettings
 from server.settings.sections.intake.schedules import ScheduleSettings
 from server.settings.sections.keys import KeySettings
 from server.settings.sections.knowledge.memory import MemoryExtractionSettings, MemorySettings
@@ -54,16 +54,15 @@ class Settings(
     @model_validator(mode="after")
     def _deliveries_outlive_replays(self) -> Settings:
         """A trigger delivery's record is kept while it could be replayed: its timestamp
-        passes the window up to the tolerance ahead (so for twice it), and the engine's
-        idempotency key lives the task timeout plus AGENTD_RETENTION_SECONDS."""
+        passes the window up to the tolerance ahead, so for twice it (plus a margin for
+        the sweep's and the clocks' slack). An older replay is refused by the window
+        whatever the engine's idempotency key does, so the task retention is no bound."""
         kept = self.trigger_delivery_retention_seconds
-        least = 2 * self.trigger_tolerance_seconds
-        least += int(self.task_timeout_seconds) + self.retention_seconds
+        least = 2 * self.trigger_tolerance_seconds + REPLAY_MARGIN_SECONDS
         if "triggers" in self.http_doors and kept and kept < least:
             raise ValueError(
                 "AGENTD_TRIGGER_DELIVERY_RETENTION_SECONDS must be 0 (for ever) or at least "
-                f"{least} s (twice AGENTD_TRIGGER_TOLERANCE_SECONDS, plus "
-                "AGENTD_TASK_TIMEOUT_SECONDS and AGENTD_RETENTION_SECONDS): a delivery's "
-                "record must outlive its replays"
+                f"{least} s (twice AGENTD_TRIGGER_TOLERANCE_SECONDS plus "
+                f"{REPLAY_MARGIN_SECONDS} s): a delivery's record must outlive its replays"
             )
         return self

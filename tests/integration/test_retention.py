@@ -109,21 +109,22 @@ def test_records_are_kept_for_ever_by_default_and_traces_for_30_days(tmp_path: P
 
 
 def test_a_trigger_delivery_is_kept_while_it_could_be_replayed() -> None:
-    """While its timestamp can pass the window (up to the tolerance ahead, so twice it)
-    and the engine's idempotency key lives (task timeout plus AGENTD_RETENTION_SECONDS)."""
+    """While its timestamp can pass the window (up to the tolerance ahead, so twice it,
+    plus a minute's margin); the task retention is no bound (an older replay is refused
+    by the window whatever the engine's idempotency key does)."""
 
     def with_triggers(kept: int, doors: tuple[str, ...] = ("triggers",)) -> Settings:
         return Settings(
             http_doors=list(doors),
             trigger_tolerance_seconds=300,
             task_timeout_seconds=600,
-            retention_seconds=3600,
+            retention_seconds=7 * 86_400,
             trigger_delivery_retention_seconds=kept,
         )
 
     with pytest.raises(ValidationError, match="AGENTD_TRIGGER_DELIVERY_RETENTION_SECONDS"):
-        with_triggers(4799)
-    assert with_triggers(4800).trigger_delivery_retention_seconds == 4800
+        with_triggers(659)
+    assert with_triggers(660).trigger_delivery_retention_seconds == 660
     assert with_triggers(0).trigger_delivery_retention_seconds == 0  # for ever
     assert with_triggers(60, doors=()).trigger_delivery_retention_seconds == 60  # no door
     assert Settings(http_doors=["triggers"]).trigger_delivery_retention_seconds == 7 * 86_400

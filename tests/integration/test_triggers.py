@@ -42,14 +42,16 @@ from tests.servers import QUIET, Running, running_server, settings_in
 
 
 @asynccontextmanager
-async def served(tmp_path: Path) -> AsyncIterator[tuple[Running, str, dict[str, str]]]:
+async def served(
+    tmp_path: Path, rate_limits: str = ""
+) -> AsyncIterator[tuple[Running, str, dict[str, str]]]:
     """The server, its HTTP address's base URL, and keys by name (alice: acme operator;
     gil: globex operator)."""
     port = free_port()
     async with FakeOpenAIServer(Script([{"text": "Triaged."}], cycle=True)) as llm:
         settings = settings_in(
             tmp_path,
-            **{**QUIET, "auth": "on"},
+            **{**QUIET, "auth": "on", "rate_limits": rate_limits},
             **model_settings(llm),
             keys=new_ring_key(),
             http_address=f"127.0.0.1:{port}",
@@ -77,6 +79,45 @@ def signed(secret: str, webhook_id: str, body: bytes, at: datetime | None = None
         "webhook-timestamp": str(int(at.timestamp())),
         "webhook-signature": standardwebhooks.Webhook(secret).sign(webhook_id, at, body),
     }
+
+
+async def create(running: Running, key: str) -> pb.Trigger:
+    stub = pb_grpc.TriggerServiceStub(running.channel)
+    draft = pb.Trigger(display_name="tickets", task=pb.ScheduledTask(goal="Triage"))
+    return await stub.CreateTrigger(pb.CreateTriggerRequest(trigger=draft), metadata=as_(key))
+
+
+async def test_a_flood_of_junk_from_one_address_never_starves_real_deliveries(
+    tmp_path: Path,
+) -> None:
+    """Behind a load balancer every sender has the proxy's address: made-up ids and bad
+    signatures empty only the refusals' bucket of that address, never a known trigger's,
+    and each trigger has a bucket of its own."""
+    async with (
+        served(tmp_path, rate_limits="Execute=3/m") as (running, url, keys),
+        httpx.AsyncClient() as http,
+    ):
+        made, other = await create(running, keys["alice"]), await create(running, keys["gil"])
+        body = b'{"ticket": 1}'
+        junk = []
+        for n in range(6):
+            made_up = f"{url}/v1/triggers/trg_{n}"
+            answer = await http.post(made_up, content=body, headers=signed("whsec_QUJD", "m", body))
+            junk.append(answer.status_code)
+        forged = signed("whsec_" + "QUJD" * 8, "msg_f", body)
+        for _ in range(3):
+            answer = await http.post(f"{url}/v1/triggers/{made.id}", content=body, headers=forged)
+            junk.append(answer.status_code)
+        assert junk == [404] * 3 + [429] * 6  # the refusals' bucket, throttled
+        statuses: list[int] = []
+        for trigger in (made, made, made, other):
+            target = f"{url}/v1/triggers/{trigger.id}"
+            headers = signed(trigger.secret, f"msg_{len(statuses)}", body)
+            statuses.append((await http.post(target, content=body, headers=headers)).status_code)
+        assert statuses == [202, 202, 202, 202]  # acme's trigger, then globex's: buckets apart
+        headers = signed(made.secret, "msg_9", body)
+        answer = await http.post(f"{url}/v1/triggers/{made.id}", content=body, headers=headers)
+        assert answer.status_code == 429  # the trigger's own bucket
 
 
 async def tasks_of(running: Running, trigger_id: str) -> list[Any]:

@@ -2,8 +2,10 @@
 Webhooks way (`server.delivery.signing`), then one task started per `(trigger,
 webhook-id)`.
 
-In order: the trigger is found by the id in the URL (404); the headers `webhook-id`,
-`webhook-timestamp` and `webhook-signature` are read, the timestamp must be within
+In order (`verified`, then `start`: the HTTP door takes the rate-limit token between
+them, from the trigger's buckets): the trigger is found by the id in the URL (404); the
+headers `webhook-id`, `webhook-timestamp` and `webhook-signature` are read, the
+timestamp must be within
 AGENTD_TRIGGER_TOLERANCE_SECONDS of now, and one signature must verify over the raw body
 with the trigger's secret (or its previous one, until that one's ttl): else 401 and the
 refusal counted, nothing started. A delivery kept already answers its task. Then the
@@ -66,6 +68,21 @@ class Delivered:
     principal: Principal
 
 
+@dataclass(frozen=True, slots=True)
+class Verified:
+    """A delivery whose signature verified with its trigger's secret."""
+
+    trigger: Trigger
+    webhook_id: str
+    delivery: Delivery
+
+    @property
+    def sender(self) -> Principal:
+        """Whose rate limits its deliveries count under: `trigger:<id>`, of the trigger's
+        tenant (the trigger's own buckets, and its tenant's)."""
+        return Principal(f"trigger:{self.trigger.trigger_id}", self.trigger.tenant)
+
+
 def _now() -> datetime:
     return datetime.now(UTC)
 
@@ -108,6 +125,11 @@ class TriggerDeliveries:
 
     async def deliver(self, delivery: Delivery) -> Delivered:
         """The task the delivery started (or started before); an AgentdError otherwise."""
+        return await self.start(await self.verified(delivery))
+
+    async def verified(self, delivery: Delivery) -> Verified:
+        """The delivery's trigger and webhook id once its signature verifies;
+        TriggerNotFoundError, or TriggerSignatureError (the refusal counted), otherwise."""
         trigger = await self._store.find(delivery.trigger_id)
         if trigger is None:
             raise TriggerNotFoundError(delivery.trigger_id)
@@ -116,6 +138,12 @@ class TriggerDeliveries:
         except TriggerSignatureError:
             await self._store.refused(trigger.trigger_id)
             raise
+        return Verified(trigger, webhook_id, delivery)
+
+    async def start(self, verified: Verified) -> Delivered:
+        """The task a verified delivery started (or started before); an AgentdError
+        otherwise."""
+        trigger, webhook_id, delivery = verified.trigger, verified.webhook_id, verified.delivery
         if len(delivery.body) > self.max_body_bytes:
             raise RequestTooLargeError("body", len(delivery.body), self.max_body_bytes)
         stored = Principal(trigger.principal, trigger.tenant, trigger.roles)

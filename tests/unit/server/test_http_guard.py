@@ -21,7 +21,8 @@ from core.identity import ANONYMOUS, Principal
 from records.keys import new_key
 from server.http.address import HttpAddress
 from server.http.checks import GuardChecks
-from server.http.door import audited, call_of, public, signed
+from server.http.door import audited, call_of, limited, public, signed
+from server.http.errors import error_response
 from stores.api_keys.memory import InMemoryKeyStore
 from stores.audit.memory import InMemoryRpcAuditLog
 from stores.rate_limits.base import Rate, RateLimiter, parse_limits
@@ -47,7 +48,7 @@ class EchoDoor:
             Route("/stream", self._stream, methods=["POST"]),
             Route("/broken", self._broken, methods=["POST"]),
             public(Route("/open", self._open, methods=["GET"])),
-            signed(Route("/signed/{name}", self._echo, methods=["POST"])),
+            signed(Route("/signed/{name}", self._signed, methods=["POST"])),
         ]
 
     def method_of(self, request: Request, body: bytes) -> str:
@@ -75,6 +76,21 @@ class EchoDoor:
         audited(request, "OK", "task_1")
         said = {"principal": call.principal.id, "roles": list(call.principal.roles)}
         return JSONResponse({**said, "trace": call.trace_id, "size": len(body)})
+
+    async def _signed(self, request: Request) -> Response:
+        """A signed call: one named `junk...` is refused (its token taken from the
+        refusals' bucket), any other is its name's, of acme (its token taken there)."""
+        name = request.path_params["name"]
+        if name.startswith("junk"):
+            throttled = await limited(request)
+            if throttled is not None:
+                return error_response(throttled)
+            audited(request, "NOT_FOUND")
+            return JSONResponse({"error": "no such sender"}, status_code=404)
+        throttled = await limited(request, Principal(f"thing:{name}", "acme"))
+        if throttled is not None:
+            return error_response(throttled)
+        return await self._echo(request)
 
     async def _stream(self, request: Request) -> Response:
         self.calls.append(await request.body())
@@ -248,38 +264,50 @@ async def test_a_signed_route_asks_no_key_but_keeps_the_limits_and_the_audit() -
         async with http.post(f"{s.url}/signed/a", data=b"2") as answer:
             assert answer.status == 429  # the same sender's bucket
         async with http.post(f"{s.url}/signed/c", data=b"3") as answer:
-            assert answer.status == 429  # another id of the same route: the same bucket
+            assert answer.status == 200  # another sender: a bucket of its own
         async with http.post(f"{s.url}/signed/b", data=b"x" * 17) as answer:
             assert answer.status == 413
-    assert (said["principal"], said["roles"]) == (SENDER, [])
-    assert s.door.calls == [b"1"]
+    assert (said["principal"], said["roles"]) == ("thing:a", [])
+    assert s.door.calls == [b"1", b"3"]
     assert s.records() == [
-        (SENDER, "/echo.v1.Echo/Echo", "OK", "task_1"),
-        (SENDER, "/echo.v1.Echo/Echo", "RESOURCE_EXHAUSTED", ""),
-        (SENDER, "/echo.v1.Echo/Echo", "RESOURCE_EXHAUSTED", ""),
+        ("thing:a", "/echo.v1.Echo/Echo", "OK", "task_1"),
+        ("thing:a", "/echo.v1.Echo/Echo", "RESOURCE_EXHAUSTED", ""),
+        ("thing:c", "/echo.v1.Echo/Echo", "OK", "task_1"),
         (SENDER, "/echo.v1.Echo/Echo", "INVALID_ARGUMENT", ""),
     ]
 
 
 SENDER = "sender:/signed/{name}@127.0.0.1"
-"""A signed route's caller: the route's template and the client's address."""
+"""A signed route's caller before its door names it: the route's template and the
+client's address."""
 
 
-async def test_one_address_cannot_mint_buckets_with_new_ids_of_a_signed_route() -> None:
+async def test_a_flood_of_refused_signed_calls_never_empties_a_known_sender_s_bucket() -> None:
+    """Behind a load balancer every sender has one address: refusals take from that
+    address's bucket (made-up ids mint none), real senders' calls from their own."""
     limiter = InMemoryRateLimiter(parse_limits("Execute=3/m"))
     async with served(limiter=limiter) as s, aiohttp.ClientSession() as http:
         statuses = []
         for n in range(20):
-            async with http.post(f"{s.url}/signed/{uuid.uuid4().hex}", data=b"%d" % n) as a:
+            async with http.post(f"{s.url}/signed/junk{uuid.uuid4().hex}", data=b"%d" % n) as a:
                 statuses.append(a.status)
+        for name in ("a", "a", "b", "a"):
+            async with http.post(f"{s.url}/signed/{name}", data=b"real") as answer:
+                statuses.append(answer.status)
         other = aiohttp.TCPConnector(local_addr=("127.0.0.2", 0))
         async with (
             aiohttp.ClientSession(connector=other) as elsewhere,
-            elsewhere.post(f"{s.url}/signed/{uuid.uuid4().hex}", data=b"x") as answer,
+            elsewhere.post(f"{s.url}/signed/junk{uuid.uuid4().hex}", data=b"x") as answer,
         ):
-            assert answer.status == 200  # another address: a bucket of its own
-    assert statuses == [200] * 3 + [429] * 17
-    assert {r[0] for r in s.records()} == {SENDER, "sender:/signed/{name}@127.0.0.2"}
+            assert answer.status == 404  # another address: a refusals' bucket of its own
+    assert statuses == [404] * 3 + [429] * 17 + [200] * 4
+    assert len(s.records()) == 25  # one record per call
+    assert {r[0] for r in s.records()} == {
+        SENDER,
+        "sender:/signed/{name}@127.0.0.2",
+        "thing:a",
+        "thing:b",
+    }
 
 
 async def test_a_stream_is_recorded_once_when_it_starts_with_its_status_code() -> None:

@@ -43,3 +43,26 @@ def test_the_body_limit_is_unset_by_default_and_never_zero(
     monkeypatch.setenv("AGENTD_HTTP_MAX_BODY_BYTES", "0")
     with pytest.raises(ValidationError, match="http_max_body_bytes"):
         Settings()
+
+
+def test_delivery_retention_need_not_outlive_the_task_retention(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("AGENTD_HTTP_DOORS", "triggers")
+    monkeypatch.setenv("AGENTD_RETENTION_SECONDS", str(7 * 86_400))
+    settings = Settings()
+    assert settings.trigger_delivery_retention_seconds == 7 * 86_400
+
+
+def test_delivery_retention_must_outlive_the_timestamp_window(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("AGENTD_HTTP_DOORS", "triggers")
+    monkeypatch.setenv("AGENTD_TRIGGER_TOLERANCE_SECONDS", "300")
+    monkeypatch.setenv("AGENTD_TRIGGER_DELIVERY_RETENTION_SECONDS", "600")
+    with pytest.raises(ValidationError, match="AGENTD_TRIGGER_DELIVERY_RETENTION_SECONDS"):
+        Settings()
+    monkeypatch.setenv("AGENTD_TRIGGER_DELIVERY_RETENTION_SECONDS", "660")
+    assert Settings().trigger_delivery_retention_seconds == 660
+    monkeypatch.setenv("AGENTD_TRIGGER_DELIVERY_RETENTION_SECONDS", "0")
+    assert Settings().trigger_delivery_retention_seconds == 0

@@ -10,6 +10,9 @@ from server.settings.base import CommaList, Section
 
 DOORS = ("a2a", "mcp", "openai", "triggers")
 """The front doors AGENTD_HTTP_DOORS may name."""
+REPLAY_MARGIN_SECONDS = 60
+"""What a delivery's record is kept past twice the tolerance (the sweep's and the
+clocks' slack)."""
 
 
 class HttpSettings(Section):
@@ -50,8 +53,8 @@ class HttpSettings(Section):
         "which answers it sent again) is kept after it was delivered (the retention sweep "
         "deletes it then; a delivery replayed later is refused by the timestamp window); "
         "0 keeps them for ever. With the triggers door, at least twice "
-        "AGENTD_TRIGGER_TOLERANCE_SECONDS plus the engine's idempotency key ttl "
-        "(AGENTD_TASK_TIMEOUT_SECONDS plus AGENTD_RETENTION_SECONDS)",
+        "AGENTD_TRIGGER_TOLERANCE_SECONDS plus 60 s (a replay older than that is refused "
+        "by the window, whatever the task retention)",
     )
     trigger_max_body_bytes: int = Field(
         262_144,
